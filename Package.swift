@@ -1,0 +1,72 @@
+// swift-tools-version: 6.1
+// The package graph is the architecture:
+//   Domain ← infrastructure (ProviderKit, …) ← provider Data targets ← App (composition root) ← aggregate (CLI)
+import PackageDescription
+
+let package = Package(
+    name: "aggregate",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "aggregate", targets: ["aggregate"]),
+        .library(name: "Domain", targets: ["Domain"]),
+        .library(name: "ProviderKit", targets: ["ProviderKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+    ],
+    targets: [
+        // MARK: - Domain
+        // Entities, source-agnostic repository protocols, use cases, the error taxonomy. Foundation only.
+        .target(name: "Domain"),
+
+        // MARK: - Infrastructure
+        // What every provider target shares: the Provider protocol, options decoding with JSON paths.
+        .target(name: "ProviderKit", dependencies: [
+            "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - Providers (one Data target each; Domain + infrastructure only)
+        .target(name: "FilesProvider", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
+
+        // MARK: - Composition
+        // The only place that names concrete providers.
+        .target(name: "App", dependencies: [
+            "Domain", "ProviderKit",
+            "FilesProvider",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - Presentation
+        // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
+        .target(name: "Presentation", dependencies: ["Domain"]),
+
+        // MARK: - CLI
+        .executableTarget(name: "aggregate", dependencies: [
+            "App", "Presentation", "Domain",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - Tests
+        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
+        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
+        .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
+    ]
+)
+
+// Shared settings, applied once: Swift 6 language mode (strict concurrency) everywhere.
+for target in package.targets where target.type != .plugin {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    target.swiftSettings = settings
+}

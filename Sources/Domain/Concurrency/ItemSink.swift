@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+/// Where a source delivers its items, warnings and final outcome. Thread-safe; the first finish wins.
+///
+/// Items emitted before a failure or a timeout are kept: the status says the result is incomplete,
+/// but nothing that arrived is thrown away.
+public final class ItemSink: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        case completed
+        case failed(SourceError)
+        case timedOut(SourceError)
+    }
+
+    private struct State {
+        var isFinished = false
+        var warnings: [String] = []
+    }
+
+    private let state = Mutex(State())
+    private let onItems: @Sendable ([Item]) -> Void
+    private let onFinish: @Sendable (Outcome, [String]) -> Void
+
+    /// - Parameters:
+    ///   - onItems: called for every non-empty batch emitted before the sink finished.
+    ///   - onFinish: called once, with the outcome and the warnings gathered.
+    public init(
+        onItems: @escaping @Sendable ([Item]) -> Void,
+        onFinish: @escaping @Sendable (Outcome, [String]) -> Void
+    ) {
+        self.onItems = onItems
+        self.onFinish = onFinish
+    }
+
+    public var isFinished: Bool { state.withLock { $0.isFinished } }
+
+    /// Delivers items in the source's own order. Ignored after the sink finished (a late source).
+    public func emit(_ items: [Item]) {
+        guard !items.isEmpty else { return }
+        // Holding the lock while forwarding keeps batches ordered and none can slip past a finish.
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            onItems(items)
+        }
+    }
+
+    /// Records a problem that did not stop the source (one city of five not found, a recovered feed).
+    public func warn(_ message: String) {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            state.warnings.append(message)
+        }
+    }
+
+    public func finish() { close(.completed) }
+
+    public func fail(_ error: SourceError) { close(.failed(error)) }
+
+    /// Closes the sink from outside (timeout or deadline). Returns false if the source had already finished.
+    @discardableResult
+    public func close(_ outcome: Outcome) -> Bool {
+        let warnings: [String]? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.isFinished = true
+            return state.warnings
+        }
+        guard let warnings else { return false }
+        onFinish(outcome, warnings)
+        return true
+    }
+
+    /// The shared partial-failure policy for sources made of several requests (cities, repositories,
+    /// pages, feeds, files): items of every request that succeeded are emitted in request order and each
+    /// failed request becomes a warning naming it; the source fails only when every request failed.
+    public func finish(collecting results: [(label: String, result: Result<[Item], SourceError>)]) {
+        var failures: [(label: String, error: SourceError)] = []
+        for (label, result) in results {
+            switch result {
+            case .success(let items): emit(items)
+            case .failure(let error): failures.append((label, error))
+            }
+        }
+        if !results.isEmpty, failures.count == results.count {
+            if failures.count == 1 {
+                fail(failures[0].error.prefixed(failures[0].label))
+            } else {
+                let details = failures.map { "\($0.label): \($0.error.message)" }.joined(separator: "; ")
+                fail(SourceError(failures[0].error.kind, "all \(failures.count) requests failed: \(details)"))
+            }
+            return
+        }
+        for failure in failures {
+            warn("\(failure.label): \(failure.error.kind.rawValue): \(failure.error.message)")
+        }
+        finish()
+    }
+}

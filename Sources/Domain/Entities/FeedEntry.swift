@@ -1,0 +1,59 @@
+import Foundation
+
+/// Where a feed is read from.
+public enum FeedLocation: Sendable, Hashable, CustomStringConvertible {
+    case url(URL)
+    case file(URL)
+
+    public var description: String {
+        switch self {
+        case .url(let url): url.absoluteString
+        case .file(let url): url.path
+        }
+    }
+}
+
+/// A syndication feed (RSS, Atom, RDF) and its entries, in document order.
+public struct Feed: Sendable, Hashable {
+    public var title: String?
+    public var link: URL?
+    public var entries: [FeedEntry]
+
+    public init(title: String? = nil, link: URL? = nil, entries: [FeedEntry]) {
+        self.title = title
+        self.link = link
+        self.entries = entries
+    }
+}
+
+/// One entry of a feed.
+public struct FeedEntry: Sendable, Hashable {
+    public var id: String
+    public var title: String?
+    public var link: URL?
+    /// As published (may contain HTML).
+    public var summary: String?
+    public var content: String?
+    public var author: String?
+    public var categories: [String]
+    public var published: Date?
+    public var updated: Date?
+    public var enclosureURL: URL?
+
+    public init(
+        id: String, title: String? = nil, link: URL? = nil, summary: String? = nil, content: String? = nil,
+        author: String? = nil, categories: [String] = [], published: Date? = nil, updated: Date? = nil,
+        enclosureURL: URL? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.link = link
+        self.summary = summary
+        self.content = content
+        self.author = author
+        self.categories = categories
+        self.published = published
+        self.updated = updated
+        self.enclosureURL = enclosureURL
+    }
+}

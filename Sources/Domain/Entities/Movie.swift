@@ -1,0 +1,81 @@
+import Foundation
+
+/// Which list of movies to read.
+public enum MovieListing: Sendable, Hashable {
+    case search(query: String)
+    case popular
+    case topRated
+    case nowPlaying
+    case trending
+}
+
+public struct MovieQuery: Sendable, Hashable {
+    public var listing: MovieListing
+    public var language: String?
+    public var region: String?
+    public var includeAdult: Bool
+    public var year: Int?
+
+    public init(
+        listing: MovieListing, language: String? = nil, region: String? = nil, includeAdult: Bool = false,
+        year: Int? = nil
+    ) {
+        self.listing = listing
+        self.language = language
+        self.region = region
+        self.includeAdult = includeAdult
+        self.year = year
+    }
+}
+
+/// A movie.
+public struct Movie: Sendable, Hashable {
+    public var id: Int
+    public var title: String
+    public var originalTitle: String?
+    public var overview: String?
+    /// Absent when the service has no date ("" in TMDB's responses).
+    public var releaseDate: Date?
+    public var genres: [String]
+    public var voteAverage: Double?
+    public var voteCount: Int?
+    public var popularity: Double?
+    public var posterURL: URL?
+    public var originalLanguage: String?
+    /// The movie's page on the service, for people.
+    public var pageURL: URL?
+
+    public init(
+        id: Int, title: String, originalTitle: String? = nil, overview: String? = nil, releaseDate: Date? = nil,
+        genres: [String] = [], voteAverage: Double? = nil, voteCount: Int? = nil, popularity: Double? = nil,
+        posterURL: URL? = nil, originalLanguage: String? = nil, pageURL: URL? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.originalTitle = originalTitle
+        self.overview = overview
+        self.releaseDate = releaseDate
+        self.genres = genres
+        self.voteAverage = voteAverage
+        self.voteCount = voteCount
+        self.popularity = popularity
+        self.posterURL = posterURL
+        self.originalLanguage = originalLanguage
+        self.pageURL = pageURL
+    }
+}
+
+/// One page of a movie listing.
+public struct MoviesPage: Sendable, Hashable {
+    public var page: Int
+    public var totalPages: Int
+    public var totalResults: Int
+    public var movies: [Movie]
+
+    public init(page: Int, totalPages: Int, totalResults: Int, movies: [Movie]) {
+        self.page = page
+        self.totalPages = totalPages
+        self.totalResults = totalResults
+        self.movies = movies
+    }
+}

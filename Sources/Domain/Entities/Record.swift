@@ -1,0 +1,25 @@
+import Foundation
+
+/// A generic row of data: a line of NDJSON, a CSV row, a JSON array element, a record from an external program.
+public struct Record: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var url: URL?
+    public var date: Date?
+    /// Every field of the row, including the ones mapped to `title`, `date`, `url` and `id`.
+    public var fields: [String: JSONValue]
+
+    public init(id: String, title: String, url: URL? = nil, date: Date? = nil, fields: [String: JSONValue]) {
+        self.id = id
+        self.title = title
+        self.url = url
+        self.date = date
+        self.fields = fields
+    }
+}
+
+extension Record: ItemConvertible {
+    public func toItem() -> Item {
+        Item(kind: .record, id: id, title: title, url: url, date: date, fields: fields)
+    }
+}

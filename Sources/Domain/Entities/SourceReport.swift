@@ -1,0 +1,71 @@
+import Foundation
+
+/// A source as the run sees it: its manifest id, which provider serves it, and its limits.
+public struct SourceDescriptor: Sendable, Hashable {
+    public var id: String
+    public var provider: String
+    public var timeoutSeconds: Double
+    public var concurrency: Int
+
+    public init(id: String, provider: String, timeoutSeconds: Double, concurrency: Int) {
+        self.id = id
+        self.provider = provider
+        self.timeoutSeconds = timeoutSeconds
+        self.concurrency = concurrency
+    }
+}
+
+/// How a source's run ended. Part of the output contract.
+public enum SourceStatus: String, Sendable, Hashable, CaseIterable, Codable {
+    case ok
+    case error
+    case timeout
+    case skipped
+    /// Served from an older copy because the fresh load failed (persistent-store issue).
+    case stale
+}
+
+/// One source's result: what it delivered, how it ended and how long it took.
+public struct SourceReport: Sendable, Hashable {
+    public var descriptor: SourceDescriptor
+    public var status: SourceStatus
+    public var items: [Item]
+    /// Problems that did not stop the source (one city of several not found).
+    public var warnings: [String]
+    public var error: SourceError?
+    /// Why a source was skipped, or other human context for its status.
+    public var message: String?
+    public var duration: TimeInterval
+
+    public init(
+        descriptor: SourceDescriptor, status: SourceStatus, items: [Item] = [], warnings: [String] = [],
+        error: SourceError? = nil, message: String? = nil, duration: TimeInterval = 0
+    ) {
+        self.descriptor = descriptor
+        self.status = status
+        self.items = items
+        self.warnings = warnings
+        self.error = error
+        self.message = message
+        self.duration = duration
+    }
+
+    public var id: String { descriptor.id }
+}
+
+/// The whole run: every selected source in manifest order, whatever order they finished in.
+public struct AggregateReport: Sendable, Hashable {
+    public var generatedAt: Date
+    public var sources: [SourceReport]
+
+    public init(generatedAt: Date, sources: [SourceReport]) {
+        self.generatedAt = generatedAt
+        self.sources = sources
+    }
+
+    /// Did any source fail (error, timeout, stale, or skipped for a reason other than being disabled)?
+    public var hasFailures: Bool {
+        sources.contains { $0.status == .error || $0.status == .timeout || $0.status == .stale
+            || ($0.status == .skipped && $0.error != nil) }
+    }
+}

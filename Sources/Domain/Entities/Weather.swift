@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where to observe the weather.
+public enum WeatherLocation: Sendable, Hashable, CustomStringConvertible {
+    case name(String)
+    case id(Int)
+    case coordinates(latitude: Double, longitude: Double)
+
+    public var description: String {
+        switch self {
+        case .name(let name): name
+        case .id(let id): "city \(id)"
+        case .coordinates(let latitude, let longitude): "\(latitude),\(longitude)"
+        }
+    }
+}
+
+/// The unit system temperatures and wind speeds are reported in.
+public enum UnitSystem: String, Sendable, Hashable, CaseIterable, Codable {
+    case standard, metric, imperial
+
+    public var temperatureSymbol: String {
+        switch self {
+        case .standard: "K"
+        case .metric: "°C"
+        case .imperial: "°F"
+        }
+    }
+
+    public var windSpeedSymbol: String {
+        self == .imperial ? "mph" : "m/s"
+    }
+}
+
+/// Current weather at one place.
+public struct Weather: Sendable, Hashable {
+    public var locationName: String
+    public var country: String?
+    /// When the observation was made (UTC).
+    public var observedAt: Date
+    /// The place's offset from UTC, when the service says (older responses do not).
+    public var utcOffsetSeconds: Int?
+    /// A short condition group ("Clouds") and its longer description ("broken clouds").
+    public var condition: String
+    public var conditionDescription: String
+    public var units: UnitSystem
+    public var temperature: Double
+    public var feelsLike: Double?
+    public var temperatureMin: Double?
+    public var temperatureMax: Double?
+    /// Relative humidity, percent.
+    public var humidity: Int?
+    /// Sea-level pressure, hPa.
+    public var pressure: Int?
+    public var windSpeed: Double?
+    /// Meteorological degrees.
+    public var windDirection: Int?
+    /// Cloud cover, percent.
+    public var cloudiness: Int?
+    /// Metres.
+    public var visibility: Int?
+    /// Millimetres in the last hour, when it rained or snowed.
+    public var rainLastHour: Double?
+    public var snowLastHour: Double?
+
+    public init(
+        locationName: String, country: String? = nil, observedAt: Date, utcOffsetSeconds: Int? = nil,
+        condition: String, conditionDescription: String, units: UnitSystem, temperature: Double,
+        feelsLike: Double? = nil, temperatureMin: Double? = nil, temperatureMax: Double? = nil,
+        humidity: Int? = nil, pressure: Int? = nil, windSpeed: Double? = nil, windDirection: Int? = nil,
+        cloudiness: Int? = nil, visibility: Int? = nil, rainLastHour: Double? = nil, snowLastHour: Double? = nil
+    ) {
+        self.locationName = locationName
+        self.country = country
+        self.observedAt = observedAt
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.condition = condition
+        self.conditionDescription = conditionDescription
+        self.units = units
+        self.temperature = temperature
+        self.feelsLike = feelsLike
+        self.temperatureMin = temperatureMin
+        self.temperatureMax = temperatureMax
+        self.humidity = humidity
+        self.pressure = pressure
+        self.windSpeed = windSpeed
+        self.windDirection = windDirection
+        self.cloudiness = cloudiness
+        self.visibility = visibility
+        self.rainLastHour = rainLastHour
+        self.snowLastHour = snowLastHour
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Why a source (or one request of it) failed: a closed taxonomy with a human message.
+///
+/// Providers map their own failures (HTTP statuses, decoding errors, file errors) to this at the edge;
+/// nothing above the Data layer sees a `URLError`, a `DecodingError` or a bare status code.
+/// Messages never contain secrets: providers redact before they build one.
+public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The source's own settings are wrong or incomplete (missing key, bad option value).
+        case configuration
+        /// The credentials were refused (401, 403 without rate limiting).
+        case unauthorized
+        /// The thing asked for does not exist (404, unknown city, missing file).
+        case notFound
+        /// The service asked us to slow down (429, 403 with an exhausted quota).
+        case rateLimited
+        /// The source did not answer within its time.
+        case timeout
+        /// The transport failed: connection refused, DNS, TLS, reset, 5xx.
+        case network
+        /// The service answered with something we cannot use (undecodable, wrong type, too large).
+        case badResponse
+        /// A local file or process could not be read or written.
+        case io
+        /// Local data could not be parsed (a bad CSV row, an invalid JSON line, a broken feed).
+        case parse
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+
+    /// The same error with context in front of its message ("Busan: city not found").
+    public func prefixed(_ context: String) -> SourceError {
+        SourceError(kind, "\(context): \(message)")
+    }
+}

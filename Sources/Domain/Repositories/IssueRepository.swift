@@ -1,0 +1,10 @@
+import Foundation
+
+/// Issues of one repository on a tracker. Pagination is the repository's business: it returns at most
+/// `query.maxItems` issues, newest first as the tracker orders them.
+public protocol IssueRepository: Sendable {
+    func issues(
+        in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<[Issue], SourceError>) -> Void
+    )
+}

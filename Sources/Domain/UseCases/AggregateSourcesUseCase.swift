@@ -1,0 +1,125 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A source the run will consider, with what to do about it.
+public struct PlannedSource: Sendable {
+    public enum Plan: Sendable {
+        case load(any ItemSource)
+        /// Not run; `error` set when the skip is a problem (a missing variable), nil when expected (disabled).
+        case skip(reason: String, error: SourceError?)
+    }
+
+    public var descriptor: SourceDescriptor
+    public var plan: Plan
+
+    public init(descriptor: SourceDescriptor, plan: Plan) {
+        self.descriptor = descriptor
+        self.plan = plan
+    }
+}
+
+/// Told about the run as it happens, from any thread; drives live progress and watch modes.
+public protocol AggregateObserver: Sendable {
+    func aggregateDidStart(_ sources: [SourceDescriptor])
+    func source(_ id: String, didDeliver itemCount: Int)
+    func sourceDidFinish(_ report: SourceReport)
+}
+
+/// Loads every planned source concurrently (DispatchGroup) and reports them in plan order.
+///
+/// Each source gets its own timeout and the run an overall deadline; a source still loading then is
+/// reported `timeout` with the items it delivered so far, and the others are unaffected.
+public struct AggregateSourcesUseCase: Sendable {
+    public init() {}
+
+    public func execute(
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
+        completion: @escaping @Sendable (AggregateReport) -> Void
+    ) {
+        let startedAt = Date()
+        let runStart = DispatchTime.now()
+        let runDeadline = deadlineSeconds.map { runStart + $0 }
+        let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
+        let group = DispatchGroup()
+        observer?.aggregateDidStart(sources.map(\.descriptor))
+
+        for (index, source) in sources.enumerated() {
+            group.enter()
+            let finish: @Sendable (SourceReport) -> Void = { report in
+                reports.withLock { $0[index] = report }
+                observer?.sourceDidFinish(report)
+                group.leave()
+            }
+            switch source.plan {
+            case .skip(let reason, let error):
+                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: reason))
+            case .load(let itemSource):
+                DispatchQueue.global().async {
+                    Self.load(itemSource, source.descriptor, runDeadline: runDeadline, observer: observer, finish: finish)
+                }
+            }
+        }
+        group.notify(queue: .global()) {
+            completion(AggregateReport(generatedAt: startedAt, sources: reports.withLock { $0.map { $0! } }))
+        }
+    }
+
+    /// Runs `execute` and waits for it. Call only from synchronous code (the CLI's main thread), never from
+    /// a Swift-concurrency task or a queue that the sources deliver on.
+    public func executeAndWait(
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil
+    ) -> AggregateReport {
+        let result = Mutex<AggregateReport?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        execute(sources, deadlineSeconds: deadlineSeconds, observer: observer) { report in
+            result.withLock { $0 = report }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+
+    private static func load(
+        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
+        observer: (any AggregateObserver)?, finish: @escaping @Sendable (SourceReport) -> Void
+    ) {
+        let start = DispatchTime.now()
+        let sourceDeadline = start + descriptor.timeoutSeconds
+        let deadline = min(sourceDeadline, runDeadline ?? sourceDeadline)
+        let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
+        let items = Mutex<[Item]>([])
+        let cancellation = CancellationToken()
+
+        let sink = ItemSink(
+            onItems: { batch in
+                let count = items.withLock { items in
+                    items.append(contentsOf: batch)
+                    return items.count
+                }
+                observer?.source(descriptor.id, didDeliver: count)
+            },
+            onFinish: { outcome, warnings in
+                let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                var report = SourceReport(
+                    descriptor: descriptor, status: .ok, items: items.withLock { $0 }, warnings: warnings,
+                    duration: duration)
+                switch outcome {
+                case .completed: break
+                case .failed(let error): (report.status, report.error) = (.error, error)
+                case .timedOut(let error): (report.status, report.error) = (.timeout, error)
+                }
+                finish(report)
+            })
+
+        DispatchQueue.global().asyncAfter(deadline: deadline) {
+            let message = cutByRun
+                ? "the run's deadline passed before this source finished"
+                : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
+            if sink.close(.timedOut(SourceError(.timeout, message))) {
+                cancellation.cancel()
+            }
+        }
+        itemSource.load(LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, deadline: deadline), into: sink)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Entries of many feeds at once: each feed's entries in document order, feeds in the order asked for.
+public struct FetchFeedEntriesUseCase: ItemSource {
+    private let repository: any FeedRepository
+    private let locations: [FeedLocation]
+    private let maxEntriesPerFeed: Int
+
+    public init(repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int) {
+        self.repository = repository
+        self.locations = locations
+        self.maxEntriesPerFeed = maxEntriesPerFeed
+    }
+
+    public func load(_ context: LoadContext, into sink: ItemSink) {
+        let (repository, locations, maxEntries) = (self.repository, self.locations, self.maxEntriesPerFeed)
+        OrderedFanOut.run(
+            count: locations.count, limit: context.concurrency, cancellation: context.cancellation,
+            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
+            job: { index, done in
+                repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) {
+                    result in
+                    done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
+                }
+            },
+            completion: { results in
+                sink.finish(collecting: zip(locations, results).map { (label: $0.description, result: $1) })
+            }
+        )
+    }
+}
+
+extension FeedEntry {
+    /// Field keys are part of the output contract (README, "entry" items).
+    public func toItem(in feed: Feed) -> Item {
+        var fields: [String: JSONValue] = ["categories": .array(categories.map(JSONValue.string))]
+        fields["feedTitle"] = feed.title.map(JSONValue.string)
+        fields["author"] = author.map(JSONValue.string)
+        fields["summary"] = summary.map(JSONValue.string)
+        fields["content"] = content.map(JSONValue.string)
+        fields["published"] = published.map { .string(ISO8601.string(from: $0)) }
+        fields["updated"] = updated.map { .string(ISO8601.string(from: $0)) }
+        fields["enclosureURL"] = enclosureURL.map { .string($0.absoluteString) }
+        return Item(
+            kind: .entry, id: id, title: title ?? "(untitled)", subtitle: feed.title, url: link,
+            date: published ?? updated, fields: fields
+        )
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Issues of many repositories at once; each repository's issues in the tracker's order, repositories in
+/// the order they were asked for.
+public struct FetchIssuesUseCase: ItemSource {
+    private let repository: any IssueRepository
+    private let repositories: [RepositoryRef]
+    private let query: IssueQuery
+
+    public init(repository: any IssueRepository, repositories: [RepositoryRef], query: IssueQuery) {
+        self.repository = repository
+        self.repositories = repositories
+        self.query = query
+    }
+
+    public func load(_ context: LoadContext, into sink: ItemSink) {
+        let (repository, repositories, query) = (self.repository, self.repositories, self.query)
+        OrderedFanOut.run(
+            count: repositories.count, limit: context.concurrency, cancellation: context.cancellation,
+            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
+            job: { index, done in
+                repository.issues(in: repositories[index], matching: query, cancellation: context.cancellation) {
+                    result in
+                    done(result.map { issues in issues.prefix(query.maxItems).map { $0.toItem() } })
+                }
+            },
+            completion: { results in
+                sink.finish(collecting: zip(repositories, results).map { (label: $0.description, result: $1) })
+            }
+        )
+    }
+}
+
+extension Issue: ItemConvertible {
+    /// Field keys are part of the output contract (README, "issue" items).
+    public func toItem() -> Item {
+        var fields: [String: JSONValue] = [
+            "repository": .string(repository.description),
+            "number": .int(number),
+            "state": .string(state),
+            "labels": .array(labels.map { label in
+                var object: [String: JSONValue] = ["name": .string(label.name)]
+                object["color"] = label.color.map(JSONValue.string)
+                return .object(object)
+            }),
+            "assignees": .array(assignees.map(JSONValue.string)),
+            "comments": .int(commentCount),
+            "createdAt": .string(ISO8601.string(from: createdAt)),
+            "updatedAt": .string(ISO8601.string(from: updatedAt)),
+            "isPullRequest": .bool(isPullRequest),
+        ]
+        fields["stateReason"] = stateReason.map(JSONValue.string)
+        fields["author"] = author.map(JSONValue.string)
+        fields["milestone"] = milestone.map(JSONValue.string)
+        fields["closedAt"] = closedAt.map { .string(ISO8601.string(from: $0)) }
+        fields["draft"] = isDraft.map(JSONValue.bool)
+        let comments = commentCount == 1 ? "1 comment" : "\(commentCount) comments"
+        return Item(
+            kind: .issue,
+            id: "\(repository)#\(number)",
+            title: title,
+            subtitle: "\(repository)#\(number) · \(state) · \(comments)",
+            url: url,
+            date: updatedAt,
+            fields: fields
+        )
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Current weather for many locations at once, in the order they were asked for.
+public struct FetchWeatherUseCase: ItemSource {
+    private let repository: any WeatherRepository
+    private let locations: [WeatherLocation]
+
+    public init(repository: any WeatherRepository, locations: [WeatherLocation]) {
+        self.repository = repository
+        self.locations = locations
+    }
+
+    public func load(_ context: LoadContext, into sink: ItemSink) {
+        let (repository, locations) = (self.repository, self.locations)
+        OrderedFanOut.run(
+            count: locations.count, limit: context.concurrency, cancellation: context.cancellation,
+            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
+            job: { index, done in
+                repository.currentWeather(at: locations[index], cancellation: context.cancellation) { result in
+                    done(result.map { [$0.toItem(requested: locations[index])] })
+                }
+            },
+            completion: { results in
+                sink.finish(collecting: zip(locations, results).map { (label: $0.description, result: $1) })
+            }
+        )
+    }
+}
+
+extension Weather {
+    /// Field keys are part of the output contract (README, "weather" items).
+    public func toItem(requested location: WeatherLocation? = nil) -> Item {
+        var fields: [String: JSONValue] = [
+            "condition": .string(condition),
+            "description": .string(conditionDescription),
+            "units": .string(units.rawValue),
+            "temperature": .double(temperature),
+            "temperatureUnit": .string(units.temperatureSymbol),
+        ]
+        fields["country"] = country.map(JSONValue.string)
+        fields["utcOffsetSeconds"] = utcOffsetSeconds.map(JSONValue.int)
+        fields["feelsLike"] = feelsLike.map(JSONValue.double)
+        fields["temperatureMin"] = temperatureMin.map(JSONValue.double)
+        fields["temperatureMax"] = temperatureMax.map(JSONValue.double)
+        fields["humidity"] = humidity.map(JSONValue.int)
+        fields["pressure"] = pressure.map(JSONValue.int)
+        if let windSpeed {
+            fields["windSpeed"] = .double(windSpeed)
+            fields["windSpeedUnit"] = .string(units.windSpeedSymbol)
+        }
+        fields["windDirection"] = windDirection.map(JSONValue.int)
+        fields["cloudiness"] = cloudiness.map(JSONValue.int)
+        fields["visibility"] = visibility.map(JSONValue.int)
+        fields["rainLastHour"] = rainLastHour.map(JSONValue.double)
+        fields["snowLastHour"] = snowLastHour.map(JSONValue.double)
+        let temperatureText = JSONValue.double(temperature).displayText
+        return Item(
+            kind: .weather,
+            id: location?.description ?? locationName,
+            title: locationName,
+            subtitle: "\(condition), \(temperatureText) \(units.temperatureSymbol)",
+            date: observedAt,
+            fields: fields
+        )
+    }
+}

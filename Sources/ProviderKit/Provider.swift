@@ -1,0 +1,84 @@
+import Domain
+import Foundation
+import Logging
+
+/// A kind of source a manifest can name in `"provider"`. One per provider target; registered once in the
+/// composition root.
+///
+/// A provider turns a source's `options` into a ready `ItemSource` (a Domain use case over the provider's
+/// repository). It validates every option up front, so a bad manifest is reported before anything is fetched.
+public protocol Provider: Sendable {
+    /// The manifest's `"provider"` value: lowercase, stable.
+    var name: String { get }
+    /// One line for `aggregate providers`.
+    var summary: String { get }
+    /// Every option the provider accepts. Keys outside this list are rejected with a suggestion.
+    var options: [OptionSpec] { get }
+    /// Whether `--query` applies to this provider's sources.
+    var acceptsQuery: Bool { get }
+
+    /// Validates `configuration.options` and builds the source. Report every problem at once through
+    /// `OptionsReader`, which throws them together with their JSON paths.
+    func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource
+}
+
+extension Provider {
+    public var acceptsQuery: Bool { false }
+}
+
+/// Documentation and validation of one provider option.
+public struct OptionSpec: Sendable, Hashable {
+    public var name: String
+    /// The JSON shape in words, for `aggregate providers` ("array of strings").
+    public var type: String
+    public var required: Bool
+    public var defaultValue: String?
+    public var help: String
+
+    public init(_ name: String, _ type: String, required: Bool = false, default defaultValue: String? = nil, help: String) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.defaultValue = defaultValue
+        self.help = help
+    }
+}
+
+/// Everything a provider needs to build one source.
+public struct SourceConfiguration: Sendable {
+    /// The source's manifest id.
+    public var id: String
+    /// The provider's options, with `${VAR}` already substituted.
+    public var options: JSONValue
+    /// JSON path of `options` in the manifest, for error messages: `sources[1].options`.
+    public var optionsPath: String
+    /// The manifest's directory: relative paths in options resolve against it, not the working directory.
+    public var baseDirectory: URL
+    public var timeoutSeconds: Double
+    public var concurrency: Int
+    /// `--query` for this run, when given and the provider accepts it.
+    public var query: String?
+    /// Where `--verbose` diagnostics go (stderr). Never log a secret.
+    public var logger: Logger
+
+    public init(
+        id: String, options: JSONValue, optionsPath: String, baseDirectory: URL, timeoutSeconds: Double,
+        concurrency: Int, query: String? = nil, logger: Logger = Logger(label: "aggregate")
+    ) {
+        self.id = id
+        self.options = options
+        self.optionsPath = optionsPath
+        self.baseDirectory = baseDirectory
+        self.timeoutSeconds = timeoutSeconds
+        self.concurrency = concurrency
+        self.query = query
+        self.logger = logger
+    }
+
+    /// A path from the options, resolved against the manifest's directory (absolute paths and `~` kept).
+    public func resolvePath(_ path: String) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+    }
+}
