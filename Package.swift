@@ -44,7 +44,10 @@ let package = Package(
 
         // MARK: - Presentation
         // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
-        .target(name: "Presentation", dependencies: ["Domain"]),
+        .target(name: "Presentation", dependencies: [
+            "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
