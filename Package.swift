@@ -62,7 +62,10 @@ let package = Package(
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
+        .testTarget(name: "PresentationTests", dependencies: [
+            "Presentation", "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
     ]
 )

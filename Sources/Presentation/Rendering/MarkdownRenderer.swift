@@ -15,12 +15,13 @@ public struct MarkdownRenderer: ReportRenderer {
         }
         for source in report.sources {
             output.write("\n" + heading(source, options: options) + "\n")
+            let isSkipped = source.status == .skipped
             if let error = source.error {
-                output.write("\n**Error (\(error.kind.rawValue)):** \(Self.escape(error.message, lineBreak: " "))\n")
+                let label = isSkipped ? "Skipped" : "Error"
+                output.write("\n**\(label) (\(error.kind.rawValue)):** \(Self.escape(error.message, lineBreak: " "))\n")
             }
             if let message = source.message, message != source.error?.message {
-                let label = source.status == .skipped ? "Skipped" : "Note"
-                output.write("\n**\(label):** \(Self.escape(message, lineBreak: " "))\n")
+                output.write("\n**\(isSkipped ? "Skipped" : "Note"):** \(Self.escape(message, lineBreak: " "))\n")
             }
             if !source.warnings.isEmpty {
                 output.write("\n")
@@ -29,7 +30,7 @@ public struct MarkdownRenderer: ReportRenderer {
                 }
             }
             let shown = options.shownItems(source.items)
-            if shown.isEmpty, source.status != .skipped {
+            if shown.isEmpty, source.status == .ok || source.status == .stale {
                 output.write("\n_No items._\n")
             }
             for run in shown.runsByKind {
@@ -45,7 +46,7 @@ public struct MarkdownRenderer: ReportRenderer {
 
     private func heading(_ source: SourceReport, options: RenderOptions) -> String {
         var parts = [source.status.rawValue, HumanFormat.count(source.items.count, "item")]
-        if options.verbose { parts.append(HumanFormat.duration(source.duration)) }
+        if options.verbose, source.status != .skipped { parts.append(HumanFormat.duration(source.duration)) }
         let name = Self.escape(source.id, lineBreak: " ")
         let provider = Self.escape(source.descriptor.provider, lineBreak: " ")
         return "## \(name) (\(provider)) — " + parts.joined(separator: ", ")

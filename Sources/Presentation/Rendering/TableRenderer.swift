@@ -42,7 +42,7 @@ public struct TableRenderer: ReportRenderer {
             + style.apply(source.status.rawValue, enabled: options.color)]
         parts += SourceSummary.problems(of: source).map(TerminalText.sanitized)
         if let count = SourceSummary.itemCount(of: source, options: options) { parts.append(count) }
-        if options.verbose { parts.append(HumanFormat.duration(source.duration)) }
+        if options.verbose, source.status != .skipped { parts.append(HumanFormat.duration(source.duration)) }
         return style.apply(Self.symbol(for: source.status), enabled: options.color) + " "
             + parts.joined(separator: " · ")
     }
