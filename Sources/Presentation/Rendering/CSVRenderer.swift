@@ -9,11 +9,13 @@ import Foundation
 /// shown items, sorted). A field key that repeats a fixed column (a record's own `title` field) is
 /// headed `fields.<key>`. Absent values are empty cells; numbers print as in JSON; nested arrays and
 /// objects as compact JSON. Quoting is CSV.swift's `CSVWriter`, the library the files provider reads with.
-public struct CSVRenderer: ReportRenderer {
+public struct CSVRenderer {
     static let fixedColumns = ["source", "kind", "id", "title", "subtitle", "url", "date"]
 
     public init() {}
+}
 
+extension CSVRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
         let rows = report.sources.flatMap { source in
             options.shownItems(source.items).map { (source: source.id, item: $0) }

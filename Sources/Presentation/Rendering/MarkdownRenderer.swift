@@ -4,45 +4,8 @@ import Domain
 /// warnings, then a GitHub table of its items (the table renderer's kind-aware columns, titles linked
 /// to the item's URL). Text from the data is escaped so it can neither break the table (`|`, line
 /// breaks) nor turn into markup or HTML.
-public struct MarkdownRenderer: ReportRenderer {
+public struct MarkdownRenderer {
     public init() {}
-
-    public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
-        output.write("# Aggregate report\n\nGenerated at \(ISO8601.string(from: report.generatedAt)).\n")
-        guard !report.sources.isEmpty else {
-            output.write("\n_No sources._\n")
-            return
-        }
-        for source in report.sources {
-            output.write("\n" + heading(source, options: options) + "\n")
-            let isSkipped = source.status == .skipped
-            if let error = source.error {
-                let label = isSkipped ? "Skipped" : "Error"
-                output.write("\n**\(label) (\(error.kind.rawValue)):** \(Self.escape(error.message, lineBreak: " "))\n")
-            }
-            if let message = source.message, message != source.error?.message {
-                output.write("\n**\(isSkipped ? "Skipped" : "Note"):** \(Self.escape(message, lineBreak: " "))\n")
-            }
-            if !source.warnings.isEmpty {
-                output.write("\n")
-                for warning in source.warnings {
-                    output.write("- ⚠ " + Self.escape(warning, lineBreak: " ") + "\n")
-                }
-            }
-            let shown = options.shownItems(source.items)
-            if shown.isEmpty, source.status == .ok || source.status == .stale {
-                output.write("\n_No items._\n")
-            }
-            for run in shown.runsByKind {
-                output.write("\n")
-                writeTable(run.kind, run.items, to: &output)
-            }
-            let hidden = SourceSummary.hiddenCount(of: source, options: options)
-            if hidden > 0 {
-                output.write("\n_… \(HumanFormat.count(hidden, "more item")) not shown._\n")
-            }
-        }
-    }
 
     private func heading(_ source: SourceReport, options: RenderOptions) -> String {
         var parts = [source.status.rawValue, HumanFormat.count(source.items.count, "item")]
@@ -104,5 +67,44 @@ public struct MarkdownRenderer: ReportRenderer {
             }
         }
         return out
+    }
+}
+
+extension MarkdownRenderer: ReportRenderer {
+    public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
+        output.write("# Aggregate report\n\nGenerated at \(ISO8601.string(from: report.generatedAt)).\n")
+        guard !report.sources.isEmpty else {
+            output.write("\n_No sources._\n")
+            return
+        }
+        for source in report.sources {
+            output.write("\n" + heading(source, options: options) + "\n")
+            let isSkipped = source.status == .skipped
+            if let error = source.error {
+                let label = isSkipped ? "Skipped" : "Error"
+                output.write("\n**\(label) (\(error.kind.rawValue)):** \(Self.escape(error.message, lineBreak: " "))\n")
+            }
+            if let message = source.message, message != source.error?.message {
+                output.write("\n**\(isSkipped ? "Skipped" : "Note"):** \(Self.escape(message, lineBreak: " "))\n")
+            }
+            if !source.warnings.isEmpty {
+                output.write("\n")
+                for warning in source.warnings {
+                    output.write("- ⚠ " + Self.escape(warning, lineBreak: " ") + "\n")
+                }
+            }
+            let shown = options.shownItems(source.items)
+            if shown.isEmpty, source.status == .ok || source.status == .stale {
+                output.write("\n_No items._\n")
+            }
+            for run in shown.runsByKind {
+                output.write("\n")
+                writeTable(run.kind, run.items, to: &output)
+            }
+            let hidden = SourceSummary.hiddenCount(of: source, options: options)
+            if hidden > 0 {
+                output.write("\n_… \(HumanFormat.count(hidden, "more item")) not shown._\n")
+            }
+        }
     }
 }

@@ -4,6 +4,8 @@ import Domain
 ///
 /// Renderers are stateless values: one instance can render any number of reports from any thread.
 public protocol ReportRenderer: Sendable {
+    /// Writes `report` to `output`: sources in the report's (manifest) order, each source's items in its
+    /// own order, at most `options.limit` of them per source.
     func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream)
 }
 
@@ -18,6 +20,7 @@ extension ReportRenderer {
 
 /// The renderer for each output format: the one place that maps a format to its implementation.
 public enum Renderers {
+    /// A renderer for `format`.
     public static func renderer(for format: OutputFormat) -> any ReportRenderer {
         switch format {
         case .table: TableRenderer()

@@ -5,34 +5,11 @@ import Domain
 ///
 /// Cells are sanitised (no line breaks or escape sequences from the data reach the terminal) and, when
 /// `width` is set, the widest columns are cut with `…` until a row fits. Colour only when `color` is set.
-public struct TableRenderer: ReportRenderer {
+public struct TableRenderer {
     private static let indent = "  "
     private static let gap = "  "
 
     public init() {}
-
-    public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
-        guard !report.sources.isEmpty else {
-            output.write("No sources selected.\n")
-            return
-        }
-        for (index, source) in report.sources.enumerated() {
-            if index > 0 { output.write("\n") }
-            output.write(statusLine(source, options: options) + "\n")
-            for warning in source.warnings {
-                let mark = ANSIStyle.yellow.apply("⚠", enabled: options.color)
-                output.write("\(Self.indent)\(mark) \(TerminalText.sanitized(warning))\n")
-            }
-            for (runIndex, run) in options.shownItems(source.items).runsByKind.enumerated() {
-                if runIndex > 0 { output.write("\n") }
-                writeTable(run.kind, run.items, options: options, to: &output)
-            }
-            let hidden = SourceSummary.hiddenCount(of: source, options: options)
-            if hidden > 0 {
-                output.write(Self.indent + ANSIStyle.dim.apply("… \(hidden) more", enabled: options.color) + "\n")
-            }
-        }
-    }
 
     /// `● id (provider) status · problems · N items · duration`.
     func statusLine(_ source: SourceReport, options: RenderOptions) -> String {
@@ -118,5 +95,30 @@ public struct TableRenderer: ReportRenderer {
             spare -= 1
         }
         return fitted
+    }
+}
+
+extension TableRenderer: ReportRenderer {
+    public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
+        guard !report.sources.isEmpty else {
+            output.write("No sources selected.\n")
+            return
+        }
+        for (index, source) in report.sources.enumerated() {
+            if index > 0 { output.write("\n") }
+            output.write(statusLine(source, options: options) + "\n")
+            for warning in source.warnings {
+                let mark = ANSIStyle.yellow.apply("⚠", enabled: options.color)
+                output.write("\(Self.indent)\(mark) \(TerminalText.sanitized(warning))\n")
+            }
+            for (runIndex, run) in options.shownItems(source.items).runsByKind.enumerated() {
+                if runIndex > 0 { output.write("\n") }
+                writeTable(run.kind, run.items, options: options, to: &output)
+            }
+            let hidden = SourceSummary.hiddenCount(of: source, options: options)
+            if hidden > 0 {
+                output.write(Self.indent + ANSIStyle.dim.apply("… \(hidden) more", enabled: options.color) + "\n")
+            }
+        }
     }
 }

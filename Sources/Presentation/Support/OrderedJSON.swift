@@ -7,7 +7,7 @@ import Domain
 /// Scalars are written by `JSONValue.compactJSON`: strings escaped the same way everywhere, doubles in
 /// their shortest round-tripping form (`21.3`, never `21.300000000000001`), integral doubles without a
 /// fraction (`21`, as `JSONValue` prints them), non-finite doubles as `null`.
-indirect enum OrderedJSON: Sendable {
+enum OrderedJSON: Sendable {
     case value(JSONValue)
     case array([OrderedJSON])
     case object([(key: String, value: OrderedJSON)])

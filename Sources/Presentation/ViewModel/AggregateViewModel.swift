@@ -10,6 +10,7 @@ import Synchronization
 /// a late item count after its finish. Rows stay in manifest order, counts never go backwards, and a
 /// finished source stays finished. A `aggregateDidStart` after a finished run starts a new run.
 public final class AggregateViewModel: Sendable {
+    /// Receives each new state; see `observe(_:)` for when and where it runs.
     public typealias Handler = @Sendable (AggregateViewState) -> Void
 
     private struct Store {

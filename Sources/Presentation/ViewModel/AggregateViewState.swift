@@ -16,6 +16,7 @@ public struct AggregateViewState: Sendable, Equatable {
 
 /// One source's progress.
 public struct SourceRow: Sendable, Equatable {
+    /// Loading until the source's report arrives, then how it ended.
     public enum Phase: Sendable, Equatable {
         case loading
         case finished(SourceStatus)

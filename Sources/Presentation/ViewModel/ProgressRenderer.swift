@@ -41,6 +41,11 @@ public final class ProgressRenderer: Sendable {
         self.interval = interval
     }
 
+    deinit {
+        // A dropped renderer must not leave its timer firing into nothing.
+        state.withLock { $0.timer?.cancel() }
+    }
+
     /// Starts following `viewModel`. Call once, before the run starts.
     public func attach(to viewModel: AggregateViewModel) {
         let started = state.withLock { state in
