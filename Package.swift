@@ -44,7 +44,10 @@ let package = Package(
 
         // MARK: - Presentation
         // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
-        .target(name: "Presentation", dependencies: ["Domain"]),
+        .target(name: "Presentation", dependencies: [
+            "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
@@ -59,7 +62,10 @@ let package = Package(
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
+        .testTarget(name: "PresentationTests", dependencies: [
+            "Presentation", "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
     ]
 )
