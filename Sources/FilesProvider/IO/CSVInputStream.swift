@@ -20,42 +20,67 @@ final class CSVInputStream: InputStream {
     private var state = QuoteState.fieldStart
     private var line = 1
     private var quoteStartLine = 1
+    /// Bytes read from the file but not yet handed to CSV.swift. Kept here so `hasBytesAvailable` can be
+    /// exact: CSV.swift treats "available but read 0 bytes" as a read error.
+    private let chunk: UnsafeMutableRawBufferPointer
+    private var chunkStart = 0
+    private var chunkEnd = 0
     private var atEnd = false
     /// The first structural problem found: an unterminated quote, text after a closing quote.
     private(set) var problem: (line: Int, message: String)?
     /// A read failure, reported instead of the truncated rows CSV.swift would return.
     private(set) var readError: SourceError?
 
-    init(input: FileInput, delimiter: UInt8) {
+    init(input: FileInput, delimiter: UInt8, chunkSize: Int = 64 << 10) {
         self.input = input
         self.delimiter = delimiter
+        self.chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
         super.init(data: Data())
+    }
+
+    deinit {
+        chunk.deallocate()
     }
 
     override func open() { status = .open }
     override func close() { status = .closed }
     override var streamStatus: Stream.Status { status }
     override var streamError: (any Error)? { readError }
-    override var hasBytesAvailable: Bool { status == .open && !atEnd }
+
+    override var hasBytesAvailable: Bool {
+        guard status == .open else { return false }
+        fillIfEmpty()
+        return chunkStart < chunkEnd
+    }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
-        guard !atEnd else { return 0 }
+        fillIfEmpty()
+        if readError != nil { return -1 }
+        let count = min(length, chunkEnd - chunkStart)
+        guard count > 0 else { return 0 }
+        UnsafeMutableRawPointer(buffer).copyMemory(from: chunk.baseAddress! + chunkStart, byteCount: count)
+        chunkStart += count
+        return count
+    }
+
+    private func fillIfEmpty() {
+        guard chunkStart == chunkEnd, !atEnd else { return }
         do throws(SourceError) {
-            let count = try input.readChunk(into: buffer, count: length)
+            let count = try input.readChunk(into: chunk.baseAddress!, count: chunk.count)
+            chunkStart = 0
+            chunkEnd = count
             if count == 0 {
                 atEnd = true
                 if state == .quoted, problem == nil {
                     problem = (quoteStartLine, "unterminated quoted field (the quote opens on this line)")
                 }
             } else {
-                scan(UnsafeBufferPointer(start: buffer, count: count))
+                scan(UnsafeRawBufferPointer(start: chunk.baseAddress!, count: count).bindMemory(to: UInt8.self))
             }
-            return count
         } catch {
             readError = error
             atEnd = true
             status = .error
-            return -1
         }
     }
 

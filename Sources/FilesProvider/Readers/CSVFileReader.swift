@@ -29,7 +29,7 @@ public struct CSVFileReader: RecordFileReader {
             return  // CSVError.cannotReadHeaderRow: an empty file has no rows
         }
         let header = Self.columnNames(reader.headerRow ?? [])
-        var line = 1 + Self.lineBreaks(in: reader.headerRow ?? [])
+        var line = 2 + Self.lineBreaks(in: reader.headerRow ?? [])  // the line after the header
         var count = 0
 
         while let fields = reader.next() {
