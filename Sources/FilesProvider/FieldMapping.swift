@@ -92,7 +92,7 @@ public struct FieldMapping: Sendable, Hashable {
             {
                 epoch(seconds)
             } else {
-                ISO8601.date(from: string)
+                TimestampParser.date(from: string)
             }
         default: nil
         }

@@ -17,7 +17,16 @@ struct JSONParser {
     /// Deeper nesting is refused rather than risking the stack on hostile input.
     static let maximumDepth = 512
 
+    /// Scratch space reused across parses (NDJSON lines): object members are gathered here first so each
+    /// dictionary is allocated once at its final size instead of growing and rehashing.
+    final class Workspace {
+        fileprivate var members: [(key: String, value: JSONValue)] = []
+
+        init() {}
+    }
+
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let workspace: Workspace
     private var index = 0
     private var line = 1
     private var lineStart = 0
@@ -25,13 +34,16 @@ struct JSONParser {
     private var topLevelArrayDone = false
     private var topLevelElementCount = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) {
         self.bytes = bytes
+        self.workspace = workspace
     }
 
     /// Parses one complete JSON text (surrounding whitespace allowed, nothing else after it).
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes)
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()
+    ) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes, workspace: workspace)
         return try parser.parseDocument()
     }
 
@@ -132,11 +144,12 @@ struct JSONParser {
     private mutating func parseObject() throws(Failure) -> JSONValue {
         try enterContainer()
         index += 1  // {
-        var members: [String: JSONValue] = [:]
+        let base = workspace.members.count
+        defer { workspace.members.removeSubrange(base...) }
         skipWhitespace()
         if try consume(UInt8(ascii: "}")) {
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
         while true {
             skipWhitespace()
@@ -149,13 +162,19 @@ struct JSONParser {
                 throw failure("expected ':' after an object key, found \(describeCurrent())")
             }
             skipWhitespace()
-            members[key] = try parseValue()
+            let value = try parseValue()
+            workspace.members.append((key, value))
             skipWhitespace()
             if try consume(UInt8(ascii: ",")) { continue }
             if try consume(UInt8(ascii: "}")) { break }
             throw failure("expected ',' or '}' in an object, found \(describeCurrent())")
         }
         depth -= 1
+        var members = [String: JSONValue](minimumCapacity: workspace.members.count - base)
+        for index in base..<workspace.members.count {
+            let member = workspace.members[index]
+            members[member.key] = member.value  // a later duplicate key wins
+        }
         return .object(members)
     }
 

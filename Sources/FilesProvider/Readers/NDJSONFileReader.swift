@@ -21,13 +21,14 @@ public struct NDJSONFileReader: RecordFileReader {
         finished: (LineReader) -> Void
     ) throws(SourceError) {
         let lines = LineReader(input: try FileInput(url: url))
+        let workspace = JSONParser.Workspace()
         while let line = try lines.nextLine() {
             let number = lines.lineNumber
             if number % cancellationCheckInterval == 0, cancellation.isCancelled { throw .cancelled }
             if Self.isBlank(line) { continue }
             let value: JSONValue
             do throws(JSONParser.Failure) {
-                value = try JSONParser.parse(line)
+                value = try JSONParser.parse(line, workspace: workspace)
             } catch {
                 throw SourceError(.parse, "line \(number): invalid JSON: \(error.message) (column \(error.column))")
             }
