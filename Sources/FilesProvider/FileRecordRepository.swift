@@ -40,6 +40,7 @@ public struct FileRecordRepository: Sendable {
     public func forEachRecord(
         in unit: String, cancellation: CancellationToken, body: (Record) throws(SourceError) -> Void
     ) throws(SourceError) {
+        if cancellation.isCancelled { throw .cancelled }
         let url = self.url(of: unit)
         if Self.isPattern(unit), !FileManager.default.fileExists(atPath: url.path) {
             throw SourceError(.notFound, "no file matches this pattern")
