@@ -31,10 +31,26 @@ public struct AppDIContainer: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         logger: Logger = Logger(label: "aggregate")
     ) throws(ManifestError) -> AppDIContainer {
-        let manifest = try ManifestLoader.load(from: url, providers: registry.names)
+        let (manifest, structural) = try ManifestLoader.loadCollecting(from: url, providers: registry.names)
         let container = AppDIContainer(manifest: manifest, registry: registry, environment: environment, logger: logger)
-        try container.validate()
+        do throws(ManifestError) {
+            try container.validate()
+        } catch {
+            throw ManifestError(inManifestOrder(structural + error.problems))
+        }
+        if !structural.isEmpty { throw ManifestError(structural) }
         return container
+    }
+
+    /// Top-level problems first, then each source's, in source order (stable within a source).
+    private static func inManifestOrder(_ problems: [ManifestProblem]) -> [ManifestProblem] {
+        func sourceIndex(_ path: String) -> Int {
+            guard path.hasPrefix("sources["), let close = path.firstIndex(of: "]") else { return -1 }
+            return Int(path[path.index(path.startIndex, offsetBy: 8)..<close]) ?? -1
+        }
+        return problems.enumerated()
+            .sorted { (sourceIndex($0.element.path), $0.offset) < (sourceIndex($1.element.path), $1.offset) }
+            .map(\.element)
     }
 
     /// Runs every provider's option validation (disabled sources too: a typo should not wait until the

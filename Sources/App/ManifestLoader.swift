@@ -12,6 +12,23 @@ public enum ManifestLoader {
     static let sourceKeys = ["id", "provider", "enabled", "timeoutSeconds", "concurrency", "options"]
 
     public static func load(from url: URL, providers: [String]) throws(ManifestError) -> Manifest {
+        let (manifest, problems) = try loadCollecting(from: url, providers: providers)
+        if !problems.isEmpty { throw ManifestError(problems) }
+        return manifest
+    }
+
+    public static func parse(_ data: Data, baseDirectory: URL, providers: [String]) throws(ManifestError) -> Manifest {
+        let (manifest, problems) = try parseCollecting(data, baseDirectory: baseDirectory, providers: providers)
+        if !problems.isEmpty { throw ManifestError(problems) }
+        return manifest
+    }
+
+    /// Like `load`, but returns the structural problems beside a manifest of the sources that could be read
+    /// (valid id, registered provider), so their options can be checked in the same pass. Throws only when
+    /// nothing can be read at all (no file, not JSON, not an object).
+    public static func loadCollecting(
+        from url: URL, providers: [String]
+    ) throws(ManifestError) -> (Manifest, [ManifestProblem]) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -19,10 +36,12 @@ public enum ManifestLoader {
             let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file"
             throw ManifestError(path: "", "\(url.path): \(reason)")
         }
-        return try parse(data, baseDirectory: url.deletingLastPathComponent(), providers: providers)
+        return try parseCollecting(data, baseDirectory: url.deletingLastPathComponent(), providers: providers)
     }
 
-    public static func parse(_ data: Data, baseDirectory: URL, providers: [String]) throws(ManifestError) -> Manifest {
+    public static func parseCollecting(
+        _ data: Data, baseDirectory: URL, providers: [String]
+    ) throws(ManifestError) -> (Manifest, [ManifestProblem]) {
         let root: JSONValue
         do {
             root = try JSONValue.parse(data)
@@ -105,7 +124,7 @@ public enum ManifestLoader {
                 if case .object = options {} else {
                     problem("\(path).options", "expected an object, found \(options.typeName)")
                 }
-                if let id, let provider {
+                if let id, isValidID(id), let provider, providers.contains(provider) {
                     sources.append(Manifest.Source(
                         id: id, provider: provider, enabled: enabled,
                         timeoutSeconds: timeoutSeconds ?? defaults.timeoutSeconds,
@@ -117,8 +136,8 @@ public enum ManifestLoader {
             problem("sources", "expected an array, found \(other.typeName)")
         }
 
-        if !problems.isEmpty { throw ManifestError(problems) }
-        return Manifest(version: 1, defaults: defaults, sources: sources, baseDirectory: baseDirectory.standardizedFileURL)
+        let manifest = Manifest(version: 1, defaults: defaults, sources: sources, baseDirectory: baseDirectory.standardizedFileURL)
+        return (manifest, problems)
     }
 
     static func isValidID(_ id: String) -> Bool {

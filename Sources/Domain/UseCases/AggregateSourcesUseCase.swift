@@ -56,7 +56,9 @@ public struct AggregateSourcesUseCase: Sendable {
             }
             switch source.plan {
             case .skip(let reason, let error):
-                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: reason))
+                // When the skip is a problem its error already says why; don't say it twice.
+                let message = reason == error?.message ? nil : reason
+                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: message))
             case .fail(let error):
                 finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Runs the built `aggregate` binary as a user would, capturing stdout, stderr and the exit status.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// stdout parsed as a JSON object (the `--format json` envelope).
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+            throw CocoaError(.propertyListReadCorrupt)
+        }
+        return object
+    }
+
+    func sources() throws -> [[String: Any]] { try json()["sources"] as? [[String: Any]] ?? [] }
+    func items() throws -> [[String: Any]] { try json()["items"] as? [[String: Any]] ?? [] }
+}
+
+enum Aggregate {
+    /// The binary SwiftPM built next to the test bundle.
+    static var binary: URL {
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        // macOS runs tests from inside an .xctest bundle.
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("aggregate")
+    }
+
+    /// The repository's root (for the shipped manifest and sample data).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
+        removing: [String] = []
+    ) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        for key in removing { environment[key] = nil }
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so a full stderr pipe cannot stall the child.
+        let errorData = ErrorCollector(stderr.fileHandleForReading)
+        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errorData.wait(), as: UTF8.self))
+    }
+}
+
+/// Drains a pipe on a background thread.
+final class ErrorCollector: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let data = Mutex(Data())
+
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async { [self] in
+            let read = handle.readDataToEndOfFile()
+            data.withLock { $0 = read }
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data.withLock { $0 }
+    }
+}
+
+/// A temporary project directory with a manifest and data files.
+struct Sandbox {
+    let root: URL
+
+    init(manifest: String, files: [String: String] = [:]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data(manifest.utf8).write(to: root.appendingPathComponent("manifest.json"))
+        for (name, contents) in files {
+            try Data(contents.utf8).write(to: root.appendingPathComponent(name))
+        }
+    }
+
+    var manifestPath: String { root.appendingPathComponent("manifest.json").path }
+}
+
+import Synchronization
