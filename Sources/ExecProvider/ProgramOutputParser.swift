@@ -21,8 +21,9 @@ struct ProgramOutputParser: Sendable {
         do throws(ProgramLineError) {
             switch try ProgramMessageDTO(line: line) {
             case .item(let item):
+                let record = try item.toDomain(lineNumber: number)
                 recordCount += 1
-                return try item.toDomain(lineNumber: number)
+                return record
             case .record(let record):
                 recordCount += 1
                 return record.toDomain(keyProperties: keyProperties[record.stream] ?? [], lineNumber: number)
