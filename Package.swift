@@ -42,7 +42,7 @@ let package = Package(
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider",
+            "FilesProvider", "ExecProvider",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

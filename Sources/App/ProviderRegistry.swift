@@ -1,3 +1,4 @@
+import ExecProvider
 import Foundation
 import ProviderKit
 
@@ -11,6 +12,7 @@ public struct ProviderRegistry: Sendable {
 
     /// Every built-in provider. Adding a provider target means adding one line here (and its Package.swift target).
     public static let builtIn = ProviderRegistry([
+        ExecProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }
