@@ -33,12 +33,16 @@ let package = Package(
             "Domain", "ProviderKit",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
+        .target(name: "ExecProvider", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider",
+            "FilesProvider", "ExecProvider",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -61,6 +65,10 @@ let package = Package(
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "ExecProviderTests", dependencies: [
+            "ExecProvider", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",

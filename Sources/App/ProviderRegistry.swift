@@ -1,3 +1,4 @@
+import ExecProvider
 import FilesProvider
 import Foundation
 import ProviderKit
@@ -13,6 +14,7 @@ public struct ProviderRegistry: Sendable {
     /// Every built-in provider. Adding a provider target means adding one line here (and its Package.swift target).
     public static let builtIn = ProviderRegistry([
         FilesProvider(),
+        ExecProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }
