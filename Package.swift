@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: - Domain
@@ -27,12 +28,19 @@ let package = Package(
             "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The HTTP data layer every HTTP provider shares: URLSession (libcurl), retries, status → SourceError,
+        // size cap, redaction of secrets, `--verbose` request lines.
+        .target(name: "HTTPClient", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
             "Domain", "ProviderKit",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
+        .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
@@ -53,11 +61,27 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Test support
+        // A loopback fixture server and helpers that test targets share; never linked into the tool.
+        .target(name: "ProviderTesting", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "HTTPClientTests", dependencies: [
+            "HTTPClient", "ProviderTesting", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OpenWeatherProviderTests", dependencies: [
+            "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
