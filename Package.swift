@@ -78,6 +78,7 @@ let package = Package(
             "HTTPClient", "ProviderTesting", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),

@@ -20,7 +20,8 @@ public struct HTTPClientConfiguration: Sendable {
     /// The longest `Retry-After` honoured when the source has no deadline.
     public var maxRetryWait: TimeInterval
     public var userAgent: String
-    /// `--verbose`: one `.debug` line per request (method, redacted URL, status, bytes, ms, retries).
+    /// `--verbose`: one `.info` line per request (method, redacted URL, status, bytes, ms, retries); the CLI
+    /// shows `.info` only with `--verbose`. Silent by default.
     public var logger: Logger
     /// Names the source in log lines.
     public var sourceID: String?
@@ -29,7 +30,7 @@ public struct HTTPClientConfiguration: Sendable {
         maxConnectionsPerHost: Int = 6, requestTimeout: TimeInterval = 30,
         maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, retry: RetryPolicy = RetryPolicy(),
         maxRetryWait: TimeInterval = 60, userAgent: String = HTTPClientConfiguration.defaultUserAgent,
-        logger: Logger = Logger(label: "aggregate.http"), sourceID: String? = nil
+        logger: Logger = Logger(label: "aggregate.http", factory: { _ in SwiftLogNoOpLogHandler() }), sourceID: String? = nil
     ) {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.requestTimeout = requestTimeout > 0 ? requestTimeout : 30

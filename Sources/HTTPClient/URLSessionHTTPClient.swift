@@ -216,7 +216,7 @@ private final class Exchange: Sendable {
         let retryText = retries == 1 ? "1 retry" : "\(retries) retries"
         var metadata: Logger.Metadata = [:]
         if let sourceID = configuration.sourceID { metadata["source"] = .string(sourceID) }
-        configuration.logger.debug(
+        configuration.logger.info(
             "\(request.method.rawValue) \(request.redactedURL) → \(outcome), \(bytes) bytes, \(milliseconds) ms, \(retryText)",
             metadata: metadata)
     }

@@ -43,7 +43,7 @@ extension SourceConfiguration {
     /// A configuration as the manifest loader would build it, for provider tests.
     public static func testing(
         id: String = "test", options: JSONValue, timeoutSeconds: Double = 10, concurrency: Int = 4,
-        query: String? = nil, logger: Logger = Logger(label: "test"),
+        query: String? = nil, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) -> SourceConfiguration {
         SourceConfiguration(

@@ -46,6 +46,7 @@ struct RedactionTests {
         let lines = capture.messages
         #expect(lines.count == 1, "one line per request, retries included")
         let line = try #require(lines.first)
+        #expect(line.hasPrefix("info "), "shown by --verbose, which sets the level to info")
         #expect(line.contains("GET http://127.0.0.1:\(server.port)/data/2.5/weather?q=Seoul&appid=***"))
         #expect(line.contains("401"))
         #expect(line.contains("bytes"))

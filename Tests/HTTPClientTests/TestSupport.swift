@@ -17,7 +17,7 @@ func fixture(_ name: String) throws -> URL {
 /// A client with short backoff so retry tests stay quick.
 func makeClient(
     connections: Int = 4, requestTimeout: TimeInterval = 10, maxRetries: Int = 2,
-    maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, logger: Logger = Logger(label: "test")
+    maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) -> URLSessionHTTPClient {
     URLSessionHTTPClient(configuration: HTTPClientConfiguration(
         maxConnectionsPerHost: connections, requestTimeout: requestTimeout, maxResponseBytes: maxResponseBytes,
