@@ -5,8 +5,13 @@ import FoundationNetworking
 #endif
 
 /// The URLSession delegate behind `URLSessionHTTPClient`: gathers each task's body under the size cap
-/// (stopping the transfer as soon as it is exceeded, rather than buffering a runaway body) and refuses
-/// redirects that would carry a credential to another host.
+/// (reporting as soon as it is exceeded and discarding the rest, rather than buffering a runaway body) and
+/// refuses redirects that would carry a credential to another host.
+///
+/// It never calls `URLSessionTask.cancel()`: in swift-corelibs-foundation a cancel that races the task's
+/// own completion crashes the process ("Trying to access a behaviour for a task that in not in the
+/// registry", seen under load in our tests). An abandoned transfer is left to end by itself at its
+/// URLRequest timeout, and its late outcome is ignored.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     enum Outcome: Sendable {
         case response(HTTPURLResponse, Data)
@@ -25,6 +30,8 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var data = Data()
         var response: HTTPURLResponse?
         var tooLarge = false
+        /// The outcome was delivered early (body over the cap); the task's own completion is ignored.
+        var reported = false
     }
 
     private let tasks = Mutex<[Int: TaskState]>([:])
@@ -49,18 +56,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overCap = tasks.withLock { tasks -> Bool in
-            guard var state = tasks[dataTask.taskIdentifier], !state.tooLarge else { return false }
+        let overCap = tasks.withLock { tasks -> Registration? in
+            guard var state = tasks[dataTask.taskIdentifier], !state.tooLarge else { return nil }
             if state.data.count + data.count > state.registration.maxBytes {
                 state.tooLarge = true
+                state.reported = true
                 state.data = Data()
             } else {
                 state.data.append(data)
             }
             tasks[dataTask.taskIdentifier] = state
-            return state.tooLarge
+            return state.tooLarge ? state.registration : nil
         }
-        if overCap { dataTask.cancel() }
+        overCap?.completion(.tooLarge)
     }
 
     func urlSession(
@@ -77,7 +85,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }), !state.reported else { return }
         let outcome: Outcome
         if state.tooLarge {
             outcome = .tooLarge

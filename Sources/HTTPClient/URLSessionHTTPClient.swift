@@ -10,8 +10,11 @@ import FoundationNetworking
 ///
 /// Completion-handler based, like the Domain's fan-out: nothing here blocks a thread or uses Swift
 /// concurrency. Each attempt is bounded by `requestTimeout` and by the time the source has left (the
-/// cancellation token's deadline); cancelling the token cancels the transfer in flight and any pending
-/// retry. Completions are delivered on a global queue, never on the session's delegate queue.
+/// cancellation token's deadline); cancelling the token completes the request at once and stops any
+/// pending retry. Completions are delivered on a global queue, never on the session's delegate queue.
+///
+/// Abandoned transfers (timed out, cancelled) are not cancelled in URLSession, which can crash on Linux
+/// (see `SessionDelegate`); they end at their URLRequest timeout, set just past the attempt's own.
 public final class URLSessionHTTPClient: HTTPFetching {
     private let session: URLSession
     private let delegate: SessionDelegate
@@ -61,8 +64,8 @@ public final class URLSessionHTTPClient: HTTPFetching {
 private final class Exchange: Sendable {
     private struct State {
         var attempt = 0
-        var task: URLSessionTask?
-        var timedOutAttempt: Int?
+        /// The last attempt whose outcome was acted on: each attempt's first outcome wins.
+        var handledAttempt = -1
         var finished = false
     }
 
@@ -106,44 +109,60 @@ private final class Exchange: Sendable {
             urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         }
         let task = session.dataTask(with: urlRequest)
-        let attempt: Int? = state.withLock { state in
-            guard !state.finished else { return nil }
-            state.task = task
-            return state.attempt
-        }
+        let attempt: Int? = state.withLock { $0.finished ? nil : $0.attempt }
         guard let attempt else { return }
         delegate.register(task, SessionDelegate.Registration(
             maxBytes: configuration.maxResponseBytes, carriesCredential: request.carriesCredential,
-            completion: { [self] outcome in handle(outcome, attempt: attempt, timeout: timeout) }))
+            completion: { [self] outcome in handle(outcome, attempt: attempt) }))
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-            let task: URLSessionTask? = state.withLock { state in
-                guard !state.finished, state.attempt == attempt else { return nil }
-                state.timedOutAttempt = attempt
-                return state.task
-            }
-            task?.cancel()
+            let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
+            handle(.timedOut(SourceError(.timeout, "no answer within \(seconds) s")), attempt: attempt)
         }
         task.resume()
     }
 
     func cancel() {
-        let task = state.withLock { $0.task }
         finish(.failure(SourceError(.timeout, "cancelled: the source's time is up")))
-        task?.cancel()
     }
 
-    private func handle(_ outcome: SessionDelegate.Outcome, attempt: Int, timeout: Double) {
-        let timedOut = state.withLock { $0.timedOutAttempt == attempt }
+    private enum AttemptOutcome {
+        case session(SessionDelegate.Outcome)
+        case timedOut(SourceError)
+    }
+
+    private func handle(_ outcome: SessionDelegate.Outcome, attempt: Int) {
+        handle(.session(outcome), attempt: attempt)
+    }
+
+    /// Acts on the first outcome of the current attempt; a later one (the transfer of an attempt that
+    /// already timed out) is ignored.
+    private func handle(_ attemptOutcome: AttemptOutcome, attempt: Int) {
+        let isFirst = state.withLock { state -> Bool in
+            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return false }
+            state.handledAttempt = attempt
+            return true
+        }
+        guard isFirst else { return }
+        let outcome: SessionDelegate.Outcome
+        switch attemptOutcome {
+        case .timedOut(let error):
+            if let delay = retryDelay(after: attempt, retryAfter: nil) {
+                scheduleRetry(after: delay, from: attempt)
+            } else {
+                finish(.failure(error.prefixedRetries(attempt)))
+            }
+            return
+        case .session(let sessionOutcome):
+            outcome = sessionOutcome
+        }
         switch outcome {
         case .tooLarge:
             let mebibytes = JSONValue.double(Double(configuration.maxResponseBytes) / 1_048_576).displayText
             finish(.failure(SourceError(.badResponse, "the response is larger than \(mebibytes) MiB, the cap for this source")))
         case .failure(let error):
-            let (mapped, retryable) = timedOut
-                ? (SourceError(.timeout, "no answer within \(JSONValue.double((timeout * 10).rounded() / 10).displayText) s"), true)
-                : TransportError.map(error, url: request.url)
+            let (mapped, retryable) = TransportError.map(error, url: request.url)
             if retryable, let delay = retryDelay(after: attempt, retryAfter: nil) {
-                scheduleRetry(after: delay)
+                scheduleRetry(after: delay, from: attempt)
             } else {
                 finish(.failure(mapped.prefixedRetries(attempt)))
             }
@@ -157,7 +176,7 @@ private final class Exchange: Sendable {
                 retries: attempt)
             if RetryPolicy.isRetryable(response),
                let delay = retryDelay(after: attempt, retryAfter: response.retryAfter()) {
-                scheduleRetry(after: delay)
+                scheduleRetry(after: delay, from: attempt)
             } else {
                 finish(.success(response))
             }
@@ -178,11 +197,10 @@ private final class Exchange: Sendable {
         return delay
     }
 
-    private func scheduleRetry(after delay: TimeInterval) {
+    private func scheduleRetry(after delay: TimeInterval, from attempt: Int) {
         let proceed = state.withLock { state -> Bool in
-            guard !state.finished else { return false }
+            guard !state.finished, state.attempt == attempt else { return false }
             state.attempt += 1
-            state.task = nil
             return true
         }
         guard proceed else { return }
@@ -195,7 +213,6 @@ private final class Exchange: Sendable {
         let retries: Int? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
-            state.task = nil
             return state.attempt
         }
         guard let retries else { return }
