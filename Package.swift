@@ -52,7 +52,10 @@ let package = Package(
 
         // MARK: - Presentation
         // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
-        .target(name: "Presentation", dependencies: ["Domain"]),
+        .target(name: "Presentation", dependencies: [
+            "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
@@ -84,7 +87,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
+        .testTarget(name: "PresentationTests", dependencies: [
+            "Presentation", "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
     ]
 )

@@ -8,6 +8,9 @@ public struct PlannedSource: Sendable {
         case load(any ItemSource)
         /// Not run; `error` set when the skip is a problem (a missing variable), nil when expected (disabled).
         case skip(reason: String, error: SourceError?)
+        /// Not run because it cannot be: reported as an error without trying (a source the user named
+        /// explicitly whose settings are incomplete).
+        case fail(SourceError)
     }
 
     public var descriptor: SourceDescriptor
@@ -54,6 +57,8 @@ public struct AggregateSourcesUseCase: Sendable {
             switch source.plan {
             case .skip(let reason, let error):
                 finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: reason))
+            case .fail(let error):
+                finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):
                 DispatchQueue.global().async {
                     Self.load(itemSource, source.descriptor, runDeadline: runDeadline, observer: observer, finish: finish)

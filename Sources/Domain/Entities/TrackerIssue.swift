@@ -42,8 +42,8 @@ public struct IssueQuery: Sendable, Hashable {
     }
 }
 
-/// An issue (or pull request) on a tracker.
-public struct Issue: Sendable, Hashable {
+/// An issue (or pull request) on a tracker. (Not `Issue`: that name belongs to Swift Testing in every test target.)
+public struct TrackerIssue: Sendable, Hashable {
     public struct Label: Sendable, Hashable {
         public var name: String
         /// Hex colour without `#`, when the tracker has one.
