@@ -46,7 +46,7 @@ let package = Package(
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider",
+            "FilesProvider", "OpenWeatherProvider",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -91,7 +91,7 @@ let package = Package(
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
+        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"]),
     ]
 )
 

@@ -1,4 +1,5 @@
 import Foundation
+import OpenWeatherProvider
 import ProviderKit
 
 /// The providers a manifest can name.
@@ -11,6 +12,7 @@ public struct ProviderRegistry: Sendable {
 
     /// Every built-in provider. Adding a provider target means adding one line here (and its Package.swift target).
     public static let builtIn = ProviderRegistry([
+        OpenWeatherProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

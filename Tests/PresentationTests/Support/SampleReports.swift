@@ -52,9 +52,9 @@ enum SampleReports {
 
     static func issue(_ number: Int, _ title: String, labels: [String], repository: String = "acme/app") -> Item {
         let parts = repository.split(separator: "/").map(String.init)
-        return Issue(
+        return TrackerIssue(
             repository: RepositoryRef(owner: parts[0], name: parts[1]), number: number, title: title, state: "open",
-            labels: labels.map { Issue.Label(name: $0) }, createdAt: date("2026-11-01T00:00:00Z"),
+            labels: labels.map { TrackerIssue.Label(name: $0) }, createdAt: date("2026-11-01T00:00:00Z"),
             updatedAt: date("2026-11-21T12:30:00Z")
         ).toItem()
     }
