@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: - Domain
@@ -27,6 +28,12 @@ let package = Package(
             "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The HTTP data layer every HTTP provider shares: URLSession (libcurl), retries, status → SourceError,
+        // size cap, redaction of secrets, `--verbose` request lines.
+        .target(name: "HTTPClient", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -37,12 +44,13 @@ let package = Package(
             "Domain", "ProviderKit",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider", "ExecProvider",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -60,6 +68,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Test support
+        // A loopback fixture server and helpers that test targets share; never linked into the tool.
+        .target(name: "ProviderTesting", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
@@ -69,12 +85,21 @@ let package = Package(
             "ExecProvider", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "HTTPClientTests", dependencies: [
+            "HTTPClient", "ProviderTesting", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
+        .testTarget(name: "OpenWeatherProviderTests", dependencies: [
+            "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
+        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import ExecProvider
 import FilesProvider
 import Foundation
+import OpenWeatherProvider
 import ProviderKit
 
 /// The providers a manifest can name.
@@ -15,6 +16,7 @@ public struct ProviderRegistry: Sendable {
     public static let builtIn = ProviderRegistry([
         FilesProvider(),
         ExecProvider(),
+        OpenWeatherProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

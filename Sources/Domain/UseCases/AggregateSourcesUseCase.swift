@@ -96,7 +96,7 @@ public struct AggregateSourcesUseCase: Sendable {
         let deadline = min(sourceDeadline, runDeadline ?? sourceDeadline)
         let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
         let items = Mutex<[Item]>([])
-        let cancellation = CancellationToken()
+        let cancellation = CancellationToken(deadline: deadline)
 
         let sink = ItemSink(
             onItems: { batch in
