@@ -14,12 +14,8 @@ public enum SourceRunner {
         concurrency: Int = 4
     ) async -> SourceReport {
         let descriptor = SourceDescriptor(id: id, provider: provider, timeoutSeconds: timeoutSeconds, concurrency: concurrency)
-        let report = await withCheckedContinuation { (continuation: CheckedContinuation<AggregateReport, Never>) in
-            AggregateSourcesUseCase().execute([PlannedSource(descriptor: descriptor, plan: .load(source))]) { report in
-                continuation.resume(returning: report)
-            }
-        }
-        return report.sources[0]
+        return await AggregateSourcesUseCase().execute([PlannedSource(descriptor: descriptor, plan: .load(source))])
+            .sources[0]
     }
 
     /// Every human-readable text a report carries (error, message, warnings, item texts): what a redaction

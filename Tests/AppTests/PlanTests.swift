@@ -39,9 +39,9 @@ struct PlanTests {
     }
 
     @Test("the environment fills variables, and the value reaches the provider")
-    func substitution() throws {
+    func substitution() async throws {
         let plan = try container(manifest, environment: ["KEY": "s3cret"]).plan(selection: ["weather"], query: nil)
-        let report = AggregateSourcesUseCase().executeAndWait(plan)
+        let report = await AggregateSourcesUseCase().execute(plan)
         #expect(report.sources[0].items.first?.fields["apiKey"] == "s3cret")
     }
 
@@ -56,10 +56,10 @@ struct PlanTests {
     }
 
     @Test("--query reaches providers that accept one and is rejected for named sources that do not")
-    func query() throws {
+    func query() async throws {
         let loaded = try container(manifest, environment: ["KEY": "k"])
         let plan = try loaded.plan(selection: nil, query: "Inception")
-        let report = AggregateSourcesUseCase().executeAndWait(plan)
+        let report = await AggregateSourcesUseCase().execute(plan)
         #expect(report.sources.first { $0.id == "movies" }?.items.first?.fields["query"] == "Inception")
         #expect(report.sources.first { $0.id == "notes" }?.items.first?.fields["query"] == nil)
         #expect(throws: SelectionError.self) { try loaded.plan(selection: ["notes"], query: "Inception") }
@@ -67,9 +67,9 @@ struct PlanTests {
     }
 
     @Test("relative paths in options resolve against the manifest's directory, not the working directory")
-    func relativePaths() throws {
+    func relativePaths() async throws {
         let loaded = try container(manifest)
-        let report = AggregateSourcesUseCase().executeAndWait(try loaded.plan(selection: ["notes"], query: nil))
+        let report = await AggregateSourcesUseCase().execute(try loaded.plan(selection: ["notes"], query: nil))
         let path = report.sources[0].items.first?.fields["path"]?.stringValue ?? ""
         #expect(path == loaded.manifest.baseDirectory.appendingPathComponent("data/x.csv").path)
         #expect(path.hasPrefix(FileManager.default.temporaryDirectory.standardizedFileURL.path) || path.contains("aggregate-app-"))

@@ -7,8 +7,8 @@ struct AggregateSourcesUseCaseTests {
     private let useCase = AggregateSourcesUseCase()
 
     @Test("reports come back in plan order whatever order the sources finish in")
-    func planOrder() {
-        let report = useCase.executeAndWait([
+    func planOrder() async {
+        let report = await useCase.execute([
             PlannedSource(descriptor: descriptor("slow"), plan: .load(ScriptedSource(behaviour: .items(["s"], after: 0.15)))),
             PlannedSource(descriptor: descriptor("fast"), plan: .load(ScriptedSource(behaviour: .items(["f"], after: 0)))),
             PlannedSource(descriptor: descriptor("middle"), plan: .load(ScriptedSource(behaviour: .items(["m"], after: 0.05)))),
@@ -20,8 +20,8 @@ struct AggregateSourcesUseCaseTests {
     }
 
     @Test("a failing source does not hurt the others")
-    func failureIsolated() {
-        let report = useCase.executeAndWait([
+    func failureIsolated() async {
+        let report = await useCase.execute([
             PlannedSource(descriptor: descriptor("ok"), plan: .load(ScriptedSource(behaviour: .items(["a", "b"], after: 0.02)))),
             PlannedSource(descriptor: descriptor("broken"),
                           plan: .load(ScriptedSource(behaviour: .failure(SourceError(.unauthorized, "bad key"), after: 0)))),
@@ -34,8 +34,8 @@ struct AggregateSourcesUseCaseTests {
     }
 
     @Test("a source past its timeout is reported timeout with what it delivered; the others are unaffected")
-    func sourceTimeout() {
-        let report = useCase.executeAndWait([
+    func sourceTimeout() async {
+        let report = await useCase.execute([
             PlannedSource(descriptor: descriptor("hung", timeout: 0.2), plan: .load(ScriptedSource(behaviour: .hangs(afterEmitting: ["early"])))),
             PlannedSource(descriptor: descriptor("fine"), plan: .load(ScriptedSource(behaviour: .items(["x"], after: 0.05)))),
         ])
@@ -47,8 +47,8 @@ struct AggregateSourcesUseCaseTests {
     }
 
     @Test("the run's deadline cuts sources whose own timeout is longer")
-    func runDeadline() {
-        let report = useCase.executeAndWait([
+    func runDeadline() async {
+        let report = await useCase.execute([
             PlannedSource(descriptor: descriptor("hung", timeout: 30), plan: .load(ScriptedSource(behaviour: .hangs(afterEmitting: [])))),
         ], deadlineSeconds: 0.2)
         #expect(report.sources[0].status == .timeout)
@@ -56,9 +56,9 @@ struct AggregateSourcesUseCaseTests {
     }
 
     @Test("skipped and failed plans are reported without running")
-    func skipsAndFails() {
+    func skipsAndFails() async {
         let missing = SourceError(.configuration, "needs environment variable $KEY")
-        let report = useCase.executeAndWait([
+        let report = await useCase.execute([
             PlannedSource(descriptor: descriptor("off"), plan: .skip(reason: "disabled in the manifest", error: nil)),
             PlannedSource(descriptor: descriptor("nokey"), plan: .skip(reason: missing.message, error: missing)),
             PlannedSource(descriptor: descriptor("named"), plan: .fail(missing)),
@@ -70,20 +70,21 @@ struct AggregateSourcesUseCaseTests {
     }
 
     @Test("disabled sources alone are not failures")
-    func disabledIsNotFailure() {
-        let report = useCase.executeAndWait([
+    func disabledIsNotFailure() async {
+        let report = await useCase.execute([
             PlannedSource(descriptor: descriptor("off"), plan: .skip(reason: "disabled in the manifest", error: nil)),
         ])
         #expect(!report.hasFailures)
     }
 
     @Test("an empty plan completes with no sources")
-    func emptyPlan() {
-        #expect(useCase.executeAndWait([]).sources.isEmpty)
+    func emptyPlan() async {
+        let report = await useCase.execute([])
+        #expect(report.sources.isEmpty)
     }
 
     @Test("the observer hears every source start and finish")
-    func observer() {
+    func observer() async {
         final class Observer: AggregateObserver {
             let finished = Mutex<[String]>([])
             let started = Mutex<[String]>([])
@@ -92,7 +93,7 @@ struct AggregateSourcesUseCaseTests {
             func sourceDidFinish(_ report: SourceReport) { finished.withLock { $0.append(report.id) } }
         }
         let observer = Observer()
-        _ = useCase.executeAndWait([
+        _ = await useCase.execute([
             PlannedSource(descriptor: descriptor("a"), plan: .load(ScriptedSource(behaviour: .items([], after: 0.02)))),
             PlannedSource(descriptor: descriptor("b"), plan: .skip(reason: "off", error: nil)),
         ], observer: observer)

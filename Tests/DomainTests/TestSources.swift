@@ -33,9 +33,9 @@ func descriptor(_ id: String, timeout: Double = 5, concurrency: Int = 4) -> Sour
     SourceDescriptor(id: id, provider: "test", timeoutSeconds: timeout, concurrency: concurrency)
 }
 
-/// Runs one item source to completion (blocking: call from synchronous tests only).
-func runToCompletion(_ source: any ItemSource, concurrency: Int = 4, timeout: Double = 10) -> SourceReport {
-    AggregateSourcesUseCase().executeAndWait(
+/// Runs one item source to completion.
+func runToCompletion(_ source: any ItemSource, concurrency: Int = 4, timeout: Double = 10) async -> SourceReport {
+    await AggregateSourcesUseCase().execute(
         [PlannedSource(descriptor: descriptor("s", timeout: timeout, concurrency: concurrency), plan: .load(source))]
     ).sources[0]
 }

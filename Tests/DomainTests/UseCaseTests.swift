@@ -45,9 +45,9 @@ struct UseCaseTests {
     }
 
     @Test("weather keeps the asked order and one unknown city is a warning, not a failure")
-    func weatherPartial() {
+    func weatherPartial() async {
         let repository = InMemoryWeatherRepository(weather: ["Seoul": weather("Seoul"), "Busan": weather("Busan")])
-        let report = runToCompletion(FetchWeatherUseCase(
+        let report = await runToCompletion(FetchWeatherUseCase(
             repository: repository, locations: [.name("Busan"), .name("Atlantis"), .name("Seoul")]))
         #expect(report.status == .ok)
         #expect(report.items.map(\.title) == ["Busan", "Seoul"])
@@ -57,10 +57,10 @@ struct UseCaseTests {
     }
 
     @Test("movies: page 1 first, never past the last page, page order kept, repeated ids dropped")
-    func moviePages() {
+    func moviePages() async {
         let movie = { (id: Int) in Movie(id: id, title: "m\(id)") }
         let repository = InMemoryMoviesRepository(pages: [[movie(1), movie(2)], [movie(2), movie(3)], [movie(4)]])
-        let report = runToCompletion(SearchMoviesUseCase(
+        let report = await runToCompletion(SearchMoviesUseCase(
             repository: repository, queriesRepository: repository,
             query: MovieQuery(listing: .search(query: "Inception")), pages: 10))
         #expect(report.status == .ok)
@@ -71,7 +71,7 @@ struct UseCaseTests {
     }
 
     @Test("issues are capped per repository at maxItems")
-    func issuesCapped() {
+    func issuesCapped() async {
         struct Repo: IssueRepository {
             func issues(in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
                         completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void) {
@@ -81,7 +81,7 @@ struct UseCaseTests {
                 }))
             }
         }
-        let report = runToCompletion(FetchIssuesUseCase(
+        let report = await runToCompletion(FetchIssuesUseCase(
             repository: Repo(), repositories: [RepositoryRef(owner: "a", name: "b"), RepositoryRef(owner: "c", name: "d")],
             query: IssueQuery(maxItems: 2)))
         #expect(report.items.map(\.id) == ["a/b#1", "a/b#2", "c/d#1", "c/d#2"])

@@ -13,8 +13,8 @@ struct ExamplesTests {
     }
 
     @Test("word_counts.py turns its options into items, most frequent word first")
-    func wordCounts() throws {
-        let report = run(try makeSource(
+    func wordCounts() async throws {
+        let report = await run(try makeSource(
             ["command": ["./word_counts.py"], "config": ["text": "the cat and the hat and the bat", "top": 2]],
             in: examplesDirectory, id: "words"))
         #expect(report.status == .ok)
@@ -24,8 +24,8 @@ struct ExamplesTests {
     }
 
     @Test("word_counts.py reports a missing file through its stderr and exit status")
-    func wordCountsMissingFile() throws {
-        let report = run(try makeSource(
+    func wordCountsMissingFile() async throws {
+        let report = await run(try makeSource(
             ["command": ["python3", "word_counts.py"], "config": ["path": "no-such-notes.txt"]], in: examplesDirectory))
         #expect(report.status == .error)
         #expect(report.error?.kind == .io)
@@ -33,12 +33,12 @@ struct ExamplesTests {
     }
 
     @Test("list_files.sh speaks Singer: one record per file, keyed by path")
-    func listFiles() throws {
+    func listFiles() async throws {
         let scripts = try ScriptDirectory()
         try Data("hello\n".utf8).write(to: scripts.url.appendingPathComponent("a.txt"))
         try Data("{}".utf8).write(to: scripts.url.appendingPathComponent("quote\"d.json"))
         let logs = LogCapture()
-        let report = run(try makeSource(
+        let report = await run(try makeSource(
             ["command": [.string(examplesDirectory.appendingPathComponent("list_files.sh").path)],
              "args": [.string(scripts.url.path)]],
             in: examplesDirectory, logger: logs.logger))

@@ -40,11 +40,11 @@ final class ScriptDirectory: Sendable {
     }
 
     /// Waits (bounded) for a file the program writes, such as its pid.
-    func waitForFile(_ name: String, seconds: Double = 10) -> String? {
+    func waitForFile(_ name: String, seconds: Double = 10) async -> String? {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let text = read(name), text.hasSuffix("\n") { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return nil
     }
@@ -90,9 +90,9 @@ func makeSource(
         timeoutSeconds: 10, concurrency: 1, logger: logger))
 }
 
-/// Runs a source through the real aggregate use case (blocking: synchronous tests only).
-func run(_ source: any ItemSource, timeout: Double = 20) -> SourceReport {
-    AggregateSourcesUseCase().executeAndWait([PlannedSource(
+/// Runs a source through the real aggregate use case, suspending (never blocking a pool thread).
+func run(_ source: any ItemSource, timeout: Double = 20) async -> SourceReport {
+    await AggregateSourcesUseCase().execute([PlannedSource(
         descriptor: SourceDescriptor(id: "ext", provider: "exec", timeoutSeconds: timeout, concurrency: 1),
         plan: .load(source))]).sources[0]
 }
@@ -104,26 +104,25 @@ struct StreamResult: Sendable {
     var error: SourceError?
 }
 
-/// Runs the repository directly with its own deadline (blocking: synchronous tests only).
+/// Runs the repository directly with its own deadline, suspending (never blocking a pool thread).
 func stream(
     _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
     cancellation: CancellationToken = CancellationToken(), parentEnvironment: [String: String]? = nil
-) -> StreamResult {
+) async -> StreamResult {
     let repository = ExecRecordRepository(
         command: command, logger: logger, gracePeriod: gracePeriod,
         parentEnvironment: parentEnvironment ?? ProcessInfo.processInfo.environment)
     let result = Mutex(StreamResult())
-    let done = DispatchSemaphore(value: 0)
-    repository.streamRecords(
-        deadline: .now() + timeout, cancellation: cancellation,
-        onRecords: { records in result.withLock { $0.records.append(contentsOf: records) } },
-        onWarning: { warning in result.withLock { $0.warnings.append(warning) } },
-        completion: { error in
-            result.withLock { $0.error = error }
-            done.signal()
-        })
-    done.wait()
-    return result.withLock { $0 }
+    return await withCheckedContinuation { continuation in
+        repository.streamRecords(
+            deadline: .now() + timeout, cancellation: cancellation,
+            onRecords: { records in result.withLock { $0.records.append(contentsOf: records) } },
+            onWarning: { warning in result.withLock { $0.warnings.append(warning) } },
+            completion: { error in
+                result.withLock { $0.error = error }
+                continuation.resume(returning: result.withLock { $0 })
+            })
+    }
 }
 
 /// Whether a process still runs (a zombie left for another parent to reap counts as gone).
@@ -138,11 +137,11 @@ func isAlive(_ pid: pid_t) -> Bool {
 }
 
 /// Waits (bounded) until the process is gone; a killed orphan is reaped asynchronously by its new parent.
-func isGone(_ pid: pid_t, within seconds: Double = 10) -> Bool {
+func isGone(_ pid: pid_t, within seconds: Double = 10) async -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if !isAlive(pid) { return true }
-        usleep(20_000)
+        try? await Task.sleep(for: .milliseconds(20))
     }
     return false
 }

@@ -36,10 +36,13 @@ enum Aggregate {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// Runs the binary to completion. Async because the blocking part (pipes, waiting for exit) happens on a
+    /// thread of its own: blocking Dispatch's global queues, which also run Swift concurrency on Linux, starves
+    /// in-process test servers.
     static func run(
         _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
         removing: [String] = []
-    ) throws -> CommandResult {
+    ) async throws -> CommandResult {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -54,33 +57,23 @@ enum Aggregate {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read both pipes concurrently so a full stderr pipe cannot stall the child.
-        let errorData = ErrorCollector(stderr.fileHandleForReading)
-        let outData = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandResult(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errorData.wait(), as: UTF8.self))
-    }
-}
-
-/// Drains a pipe on a background thread.
-final class ErrorCollector: Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let data = Mutex(Data())
-
-    init(_ handle: FileHandle) {
-        DispatchQueue.global().async { [self] in
-            let read = handle.readDataToEndOfFile()
-            data.withLock { $0 = read }
-            done.signal()
+        let outputHandle = stdout.fileHandleForReading, errorHandle = stderr.fileHandleForReading
+        async let out = onOwnThread { outputHandle.readDataToEndOfFile() }
+        async let err = onOwnThread { errorHandle.readDataToEndOfFile() }
+        let (outData, errData) = await (out, err)
+        let status = await onOwnThread {
+            process.waitUntilExit()
+            return process.terminationStatus
         }
+        return CommandResult(
+            status: status, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    func wait() -> Data {
-        done.wait()
-        return data.withLock { $0 }
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 }
 
@@ -100,4 +93,3 @@ struct Sandbox {
     var manifestPath: String { root.appendingPathComponent("manifest.json").path }
 }
 
-import Synchronization

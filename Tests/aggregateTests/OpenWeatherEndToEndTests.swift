@@ -10,55 +10,6 @@ struct OpenWeatherEndToEndTests {
     static let invalidKeyBody =
         #"{"cod":401, "message": "Invalid API key. Please see http://openweathermap.org/faq#error401 for more info."}"#
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The `aggregate` executable SwiftPM built next to the test bundle.
-    static func binary() throws -> URL {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("aggregate"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("aggregate"),
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CocoaError(.fileNoSuchFile)
-        }
-        return found
-    }
-
-    /// Blocking work on a thread of its own: blocking Dispatch's global queues (which also run Swift
-    /// concurrency on Linux) starves the in-process fixture server, and requests then take seconds.
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
-    static func run(_ arguments: [String], environment: [String: String]) async throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outputHandle = output.fileHandleForReading
-        let errorHandle = errors.fileHandleForReading
-        async let stdout = onOwnThread { outputHandle.readDataToEndOfFile() }
-        async let stderr = onOwnThread { errorHandle.readDataToEndOfFile() }
-        let (out, err) = await (stdout, stderr)
-        let status = await onOwnThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        return Run(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-    }
-
     static func writeManifest(baseURL: URL, in directory: URL) throws -> URL {
         let manifest = """
             {
@@ -92,7 +43,7 @@ struct OpenWeatherEndToEndTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifest = try Self.writeManifest(baseURL: server.baseURL, in: directory)
 
-        let run = try await Self.run(["--manifest", manifest.path] + arguments,
+        let run = try await Aggregate.run(["--manifest", manifest.path] + arguments,
                                      environment: ["OPENWEATHER_API_KEY": Self.key])
         let requests = server.requests
         await server.stop()

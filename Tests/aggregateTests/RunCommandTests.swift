@@ -18,9 +18,9 @@ struct RunCommandTests {
     ]
 
     @Test("JSON output follows the contract: sources in manifest order, items in source order, exit 1 on a failure")
-    func jsonContract() throws {
+    func jsonContract() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(["--format", "json", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(["--format", "json", "--manifest", sandbox.manifestPath])
         #expect(result.status == 1)
         let json = try result.json()
         #expect(json["generatedAt"] is String)
@@ -43,17 +43,17 @@ struct RunCommandTests {
     }
 
     @Test("only the named sources run, in manifest order, and a clean run exits 0")
-    func selection() throws {
+    func selection() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(["--sources", "tasks,notes", "--format", "json", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(["--sources", "tasks,notes", "--format", "json", "--manifest", sandbox.manifestPath])
         #expect(result.status == 0)
         #expect(try result.sources().map { $0["id"] as? String } == ["notes", "tasks"])
     }
 
     @Test("NDJSON prints one parsable item per line and nothing else on stdout")
-    func ndjson() throws {
+    func ndjson() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(["--sources", "notes,tasks", "-f", "ndjson", "--limit", "1", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(["--sources", "notes,tasks", "-f", "ndjson", "--limit", "1", "--manifest", sandbox.manifestPath])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -64,9 +64,9 @@ struct RunCommandTests {
     }
 
     @Test("every format renders the same run without failing", arguments: ["table", "json", "ndjson", "csv", "markdown"])
-    func formats(format: String) throws {
+    func formats(format: String) async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(["--sources", "notes,tasks", "--format", format, "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(["--sources", "notes,tasks", "--format", format, "--manifest", sandbox.manifestPath])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Second"))
         #expect(!result.stdout.contains("\u{1B}["), "no escape codes when stdout is not a terminal")
@@ -74,9 +74,9 @@ struct RunCommandTests {
     }
 
     @Test("unknown --sources names exit 64 and list the known ids")
-    func unknownSource() throws {
+    func unknownSource() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(["--sources", "note", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(["--sources", "note", "--manifest", sandbox.manifestPath])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown source 'note' (did you mean 'notes'?)"))
         #expect(result.stderr.contains("notes, tasks, broken, secret"))
@@ -84,9 +84,9 @@ struct RunCommandTests {
     }
 
     @Test("a named source whose variable is missing is an error naming the variable")
-    func missingVariable() throws {
+    func missingVariable() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(
+        let result = try await Aggregate.run(
             ["--sources", "secret", "-f", "json", "--manifest", sandbox.manifestPath], removing: ["DATA_DIR"])
         #expect(result.status == 1)
         let source = try #require(try result.sources().first)
@@ -96,9 +96,9 @@ struct RunCommandTests {
     }
 
     @Test("the manifest comes from AGGREGATE_MANIFEST and its paths resolve against its own directory")
-    func manifestFromEnvironment() throws {
+    func manifestFromEnvironment() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(
+        let result = try await Aggregate.run(
             ["--sources", "tasks", "-f", "json"], in: FileManager.default.temporaryDirectory,
             environment: ["AGGREGATE_MANIFEST": sandbox.manifestPath])
         #expect(result.status == 0)
@@ -106,16 +106,16 @@ struct RunCommandTests {
     }
 
     @Test("bad arguments exit 64 with usage", arguments: [["--limit", "0"], ["--format", "xml"], ["--deadline", "-1"], ["--bogus"]])
-    func badArguments(arguments: [String]) throws {
+    func badArguments(arguments: [String]) async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try Aggregate.run(arguments + ["--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(arguments + ["--manifest", sandbox.manifestPath])
         #expect(result.status == 64)
         #expect(result.stderr.contains("Usage") || result.stderr.contains("Error"))
     }
 
     @Test("the shipped manifest runs offline and succeeds (the README's first command)")
-    func shippedManifest() throws {
-        let result = try Aggregate.run(["--format", "json"], in: Aggregate.packageRoot)
+    func shippedManifest() async throws {
+        let result = try await Aggregate.run(["--format", "json"], in: Aggregate.packageRoot)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let sources = try result.sources()
         #expect(sources.contains { $0["status"] as? String == "ok" && ($0["itemCount"] as? Int ?? 0) > 0 })

@@ -72,6 +72,16 @@ public struct AggregateSourcesUseCase: Sendable {
         }
     }
 
+    /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests, servers),
+    /// where a blocking wait would hold a thread of the shared pool.
+    public func execute(
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil
+    ) async -> AggregateReport {
+        await withCheckedContinuation { continuation in
+            execute(sources, deadlineSeconds: deadlineSeconds, observer: observer) { continuation.resume(returning: $0) }
+        }
+    }
+
     /// Runs `execute` and waits for it. Call only from synchronous code (the CLI's main thread), never from
     /// a Swift-concurrency task or a queue that the sources deliver on.
     public func executeAndWait(
