@@ -36,4 +36,19 @@ enum TextColumns {
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }
+
+    /// Greedy word wrap for help text.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " \(word)"
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 }

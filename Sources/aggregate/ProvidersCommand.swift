@@ -9,15 +9,20 @@ struct ProvidersCommand: ParsableCommand {
     )
 
     func run() throws {
+        let width = max(60, min(Terminal.stdoutWidth ?? 100, 120))
+        var output = ""
         for (index, provider) in ProviderRegistry.builtIn.providers.enumerated() {
-            if index > 0 { print("") }
-            let query = provider.acceptsQuery ? " (accepts --query)" : ""
-            print("\(provider.name): \(provider.summary)\(query)")
-            let rows = provider.options.map { option in
-                let requirement = option.required ? "required" : option.defaultValue.map { "default \($0)" } ?? "optional"
-                return ["  \(option.name)", option.type, requirement, option.help]
+            if index > 0 { output += "\n" }
+            let query = provider.acceptsQuery ? " Accepts --query." : ""
+            output += "\(provider.name) — \(provider.summary)\(query)\n"
+            for option in provider.options {
+                let requirement = option.required ? "required" : option.defaultValue.map { "default: \($0)" } ?? "optional"
+                output += "  \(option.name)  \(option.type)  (\(requirement))\n"
+                for line in TextColumns.wrap(option.help, width: width - 6) {
+                    output += "      \(line)\n"
+                }
             }
-            print(TextColumns.format(rows), terminator: "")
         }
+        print(output, terminator: "")
     }
 }
