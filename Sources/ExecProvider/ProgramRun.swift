@@ -72,6 +72,25 @@ final class ProgramRun: Sendable {
             : nil
     }
 
+    /// Starts the process, retrying briefly on ETXTBSY: exec fails with "text file busy" while any process
+    /// (a fork of ours or another program's) still holds the script open for writing, as happens when a
+    /// script is written just before it is run. The window is milliseconds; five tries over ~300 ms cover it.
+    private static func launch(_ process: Process) throws {
+        var attempt = 0
+        while true {
+            do {
+                return try process.run()
+            } catch {
+                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+                guard underlying?.domain == NSPOSIXErrorDomain, underlying?.code == Int(ETXTBSY), attempt < 4 else {
+                    throw error
+                }
+                attempt += 1
+                usleep(UInt32(20_000 << attempt))
+            }
+        }
+    }
+
     func start(deadline: DispatchTime, cancellation: CancellationToken) {
         Self.ignoreBrokenPipes
         let timeoutText = JSONValue.double((Self.seconds(until: deadline) * 10).rounded() / 10).displayText
@@ -95,7 +114,7 @@ final class ProgramRun: Sendable {
         group.enter()  // stderr closed
         do {
             if let inputFile { try Self.writePrivately(command.inputJSON, to: inputFile) }
-            try process.run()
+            try Self.launch(process)
         } catch {
             removeInputFile()
             for _ in 0..<3 { group.leave() }

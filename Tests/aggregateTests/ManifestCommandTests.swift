@@ -50,7 +50,8 @@ struct ManifestCommandTests {
     func providers() async throws {
         let result = try await Aggregate.run(["providers"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("files:"))
+        #expect(result.stdout.contains("files — "))
+        #expect(result.stdout.contains("openweather — "))
         #expect(result.stdout.contains("paths"))
     }
 
