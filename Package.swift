@@ -45,12 +45,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "GitHubProvider", dependencies: [
+            "Domain", "ProviderKit", "HTTPClient",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider", "ExecProvider", "OpenWeatherProvider",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -92,6 +96,10 @@ let package = Package(
         .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GitHubProviderTests", dependencies: [
+            "GitHubProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),

@@ -1,6 +1,7 @@
 import ExecProvider
 import FilesProvider
 import Foundation
+import GitHubProvider
 import OpenWeatherProvider
 import ProviderKit
 
@@ -17,6 +18,7 @@ public struct ProviderRegistry: Sendable {
         FilesProvider(),
         ExecProvider(),
         OpenWeatherProvider(),
+        GitHubProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

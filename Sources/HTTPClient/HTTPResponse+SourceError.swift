@@ -89,11 +89,30 @@ extension HTTPResponse {
         return nil
     }
 
-    /// "resets at 2026-05-01T12:00:00Z (in 42 s)", or a plain note when the server did not say.
+    /// How long to wait before asking again: `Retry-After`, else, when the quota is exhausted
+    /// (`X-RateLimit-Remaining: 0`), the time until `X-RateLimit-Reset`. Nil when the server did not say.
+    /// Retrying an exhausted quota sooner only spends requests the service counts against us.
+    public func rateLimitWait(now: Date = Date()) -> TimeInterval? {
+        if let delay = retryAfter(now: now) { return delay }
+        guard rateLimitRemaining == 0, let reset = rateLimitReset(now: now) else { return nil }
+        return max(0, reset.timeIntervalSince(now))
+    }
+
+    /// "resets at 2026-05-01T12:00:00Z (in 42 s)" ("in 14 min 3 s", "in 1 h 5 min"), or a plain note when the
+    /// server did not say.
     public func rateLimitResetDescription(now: Date = Date()) -> String {
         guard let reset = rateLimitReset(now: now) else { return "the service did not say when the limit resets" }
         let seconds = max(0, Int(reset.timeIntervalSince(now).rounded(.up)))
-        return "resets at \(ISO8601DateFormatter().string(from: reset)) (in \(seconds) s)"
+        return "resets at \(ISO8601DateFormatter().string(from: reset)) (in \(Self.duration(seconds)))"
+    }
+
+    /// `42 s`, `14 min 3 s`, `1 h 5 min`.
+    static func duration(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<60: "\(seconds) s"
+        case ..<3600: seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s"
+        default: (seconds % 3600) / 60 == 0 ? "\(seconds / 3600) h" : "\(seconds / 3600) h \((seconds % 3600) / 60) min"
+        }
     }
 
     static func reasonPhrase(_ status: Int) -> String? {

@@ -175,7 +175,7 @@ private final class Exchange: Sendable {
                 status: urlResponse.statusCode, headers: headers, body: body, url: urlResponse.url ?? request.url,
                 retries: attempt)
             if RetryPolicy.isRetryable(response),
-               let delay = retryDelay(after: attempt, retryAfter: response.retryAfter()) {
+               let delay = retryDelay(after: attempt, retryAfter: response.rateLimitWait()) {
                 scheduleRetry(after: delay, from: attempt)
             } else {
                 finish(.success(response))

@@ -39,3 +39,32 @@ struct RetryPolicyTests {
         #expect(!RetryPolicy.isRetryable(response(401)))
     }
 }
+
+@Suite("Rate-limit waits")
+struct RateLimitWaitTests {
+    static let now = Date(timeIntervalSince1970: 1_900_000_000)
+
+    static func response(_ status: Int, _ headers: HTTPHeaders) -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers, url: URL(string: "https://api.example.com/x")!)
+    }
+
+    @Test("Retry-After wins; an exhausted quota waits until its reset; otherwise the server did not say")
+    func waits() {
+        let reset = String(Int(Self.now.timeIntervalSince1970) + 90)
+        #expect(Self.response(429, ["Retry-After": "5", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": reset])
+            .rateLimitWait(now: Self.now) == 5)
+        #expect(Self.response(429, ["x-ratelimit-remaining": "0", "x-ratelimit-reset": reset]).rateLimitWait(now: Self.now) == 90)
+        #expect(Self.response(429, ["X-RateLimit-Remaining": "3", "X-RateLimit-Reset": reset]).rateLimitWait(now: Self.now) == nil)
+        #expect(Self.response(429, [:]).rateLimitWait(now: Self.now) == nil)
+    }
+
+    @Test("the reset is described as a UTC time and how long from now, in words")
+    func resetDescription() {
+        let reset = Int(Self.now.timeIntervalSince1970)
+        for (seconds, words) in [(42, "42 s"), (120, "2 min"), (843, "14 min 3 s"), (3600, "1 h"), (3900, "1 h 5 min")] {
+            let response = Self.response(403, ["X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(reset + seconds)])
+            let at = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(reset + seconds)))
+            #expect(response.rateLimitResetDescription(now: Self.now) == "resets at \(at) (in \(words))")
+        }
+    }
+}

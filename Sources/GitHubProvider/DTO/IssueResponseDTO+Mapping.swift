@@ -1,0 +1,97 @@
+import Domain
+import Foundation
+
+// MARK: - Data Transfer Object
+
+/// One element of `GET /repos/{owner}/{repo}/issues`. Only what the Domain needs is decoded; everything the
+/// service may leave out or send as null (older recordings lack `state_reason`, plain issues have no
+/// `pull_request` or `draft`) is optional.
+struct IssueResponseDTO: Decodable {
+    struct UserDTO: Decodable {
+        let login: String
+    }
+
+    struct LabelDTO: Decodable {
+        let name: String
+        let color: String?
+    }
+
+    struct MilestoneDTO: Decodable {
+        let title: String
+    }
+
+    /// Present on pull requests. Old responses put one with null URLs on every item, so only a non-null
+    /// `url` marks a pull request.
+    struct PullRequestDTO: Decodable {
+        let url: String?
+    }
+
+    let number: Int
+    let title: String
+    let state: String
+    let stateReason: String?
+    let labels: [LabelDTO]?
+    let user: UserDTO?
+    let assignees: [UserDTO]?
+    let milestone: MilestoneDTO?
+    let comments: Int?
+    let createdAt: Date
+    let updatedAt: Date
+    let closedAt: Date?
+    let htmlURL: URL?
+    let pullRequest: PullRequestDTO?
+    let draft: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case number, title, state, labels, user, assignees, milestone, comments, draft
+        case stateReason = "state_reason"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case closedAt = "closed_at"
+        case htmlURL = "html_url"
+        case pullRequest = "pull_request"
+    }
+
+    var isPullRequest: Bool { pullRequest?.url != nil }
+
+    /// A decoder for GitHub's `2022-07-19T04:38:38Z` timestamps.
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = ISO8601.date(from: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date")
+            }
+            return date
+        }
+        return decoder
+    }()
+}
+
+// MARK: - Mappings to Domain
+
+extension IssueResponseDTO {
+    func toDomain(repository: RepositoryRef) -> TrackerIssue {
+        TrackerIssue(
+            repository: repository,
+            number: number,
+            title: title,
+            state: state,
+            stateReason: stateReason,
+            labels: (labels ?? []).map { label in
+                TrackerIssue.Label(name: label.name, color: label.color.flatMap { $0.isEmpty ? nil : $0 })
+            },
+            author: user?.login,
+            assignees: (assignees ?? []).map(\.login),
+            milestone: milestone?.title,
+            commentCount: comments ?? 0,
+            createdAt: createdAt,
+            updatedAt: updatedAt,
+            closedAt: closedAt,
+            url: htmlURL,
+            isPullRequest: isPullRequest,
+            // `draft` means something only on pull requests.
+            isDraft: isPullRequest ? draft : nil)
+    }
+}
