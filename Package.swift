@@ -27,12 +27,15 @@ let package = Package(
             "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
+        .target(name: "FeedParsing", dependencies: ["Domain"]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
             "Domain", "ProviderKit",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
+        .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "FeedParsing"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
@@ -53,10 +56,18 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Benchmarks
+        // A tiny runner for Benchmarks/feeds/run.sh (parses one file, prints entries, seconds, peak RSS).
+        .executableTarget(name: "feed-bench", dependencies: ["FeedParsing"], path: "Benchmarks/feeds/FeedBench"),
+
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Domain"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedProviderTests", dependencies: ["FeedProvider", "FeedParsing", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
