@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: - Domain
@@ -27,6 +28,12 @@ let package = Package(
             "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The HTTP data layer every HTTP provider shares: URLSession (libcurl), retries, status → SourceError,
+        // size cap, redaction of secrets, `--verbose` request lines.
+        .target(name: "HTTPClient", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
         .target(name: "FeedParsing", dependencies: ["Domain"]),
 
@@ -35,24 +42,40 @@ let package = Package(
             "Domain", "ProviderKit",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "FeedParsing"]),
+        .target(name: "ExecProvider", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "FeedProvider", "FeedParsing",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // MARK: - Presentation
         // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
-        .target(name: "Presentation", dependencies: ["Domain"]),
+        .target(name: "Presentation", dependencies: [
+            "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
             "App", "Presentation", "Domain",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // MARK: - Test support
+        // A loopback fixture server and helpers that test targets share; never linked into the tool.
+        .target(name: "ProviderTesting", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -65,13 +88,31 @@ let package = Package(
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "ExecProviderTests", dependencies: [
+            "ExecProvider", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "HTTPClientTests", dependencies: [
+            "HTTPClient", "ProviderTesting", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
+        .testTarget(name: "OpenWeatherProviderTests", dependencies: [
+            "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Domain"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedProviderTests", dependencies: ["FeedProvider", "FeedParsing", "ProviderKit", "Domain"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedProviderTests", dependencies: [
+            "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "Domain"]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate"]),
+        .testTarget(name: "PresentationTests", dependencies: [
+            "Presentation", "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ]),
+        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"]),
     ]
 )
 

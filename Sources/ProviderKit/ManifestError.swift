@@ -32,6 +32,13 @@ public struct ManifestError: Error, Sendable, Hashable, CustomStringConvertible 
 public enum Suggestion {
     public static func closest(to word: String, in candidates: [String]) -> String? {
         let lowered = word.lowercased()
+        // A shortened or extended name ("timeout" for "timeoutSeconds") is a likely slip whatever its distance.
+        if lowered.count >= 3, let prefixed = candidates.first(where: {
+            let candidate = $0.lowercased()
+            return candidate.hasPrefix(lowered) || lowered.hasPrefix(candidate)
+        }) {
+            return prefixed
+        }
         let scored = candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil

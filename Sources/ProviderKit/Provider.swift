@@ -60,10 +60,13 @@ public struct SourceConfiguration: Sendable {
     public var query: String?
     /// Where `--verbose` diagnostics go (stderr). Never log a secret.
     public var logger: Logger
+    /// Shared services the composition root provides (storage); a provider uses the ones it needs.
+    public var services: ProviderServices
 
     public init(
         id: String, options: JSONValue, optionsPath: String, baseDirectory: URL, timeoutSeconds: Double,
-        concurrency: Int, query: String? = nil, logger: Logger = Logger(label: "aggregate")
+        concurrency: Int, query: String? = nil, logger: Logger = Logger(label: "aggregate"),
+        services: ProviderServices = ProviderServices()
     ) {
         self.id = id
         self.options = options
@@ -73,6 +76,7 @@ public struct SourceConfiguration: Sendable {
         self.concurrency = concurrency
         self.query = query
         self.logger = logger
+        self.services = services
     }
 
     /// A path from the options, resolved against the manifest's directory (absolute paths and `~` kept).
@@ -80,5 +84,18 @@ public struct SourceConfiguration: Sendable {
         let expanded = (path as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+    }
+}
+
+/// Services shared by every source of a run, built once by the composition root.
+///
+/// Providers depend on these through Domain protocols only, so storage can change without touching them.
+/// A service is nil when the run has none (tests, or storage switched off); providers must cope.
+public struct ProviderServices: Sendable {
+    /// Where successful search queries are remembered (`aggregate queries`).
+    public var moviesQueries: (any MoviesQueriesRepository)?
+
+    public init(moviesQueries: (any MoviesQueriesRepository)? = nil) {
+        self.moviesQueries = moviesQueries
     }
 }

@@ -5,6 +5,9 @@ import Synchronization
 ///
 /// Work registers a handler (cancel a URLSession task, terminate a process); a handler registered after
 /// cancellation runs at once, so nothing slips through the gap.
+///
+/// A token may also carry the deadline at which it will be cancelled, so work that is only handed the
+/// token (a repository) can size its own timeouts and decide whether waiting (a `Retry-After`) still fits.
 public final class CancellationToken: Sendable {
     private struct State {
         var isCancelled = false
@@ -13,7 +16,20 @@ public final class CancellationToken: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    /// When this token will be cancelled for running out of time, if known.
+    public let deadline: DispatchTime?
+
+    public init(deadline: DispatchTime? = nil) {
+        self.deadline = deadline
+    }
+
+    /// Seconds left before `deadline` (never negative), or nil when the token has no deadline.
+    public var remainingSeconds: Double? {
+        guard let deadline else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let end = deadline.uptimeNanoseconds
+        return end > now ? Double(end - now) / 1e9 : 0
+    }
 
     public var isCancelled: Bool {
         state.withLock { $0.isCancelled }

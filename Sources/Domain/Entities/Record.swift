@@ -4,14 +4,20 @@ import Foundation
 public struct Record: Sendable, Hashable {
     public var id: String
     public var title: String
+    /// A second line for people (an external program's `subtitle`, a Singer record's stream).
+    public var subtitle: String?
     public var url: URL?
     public var date: Date?
     /// Every field of the row, including the ones mapped to `title`, `date`, `url` and `id`.
     public var fields: [String: JSONValue]
 
-    public init(id: String, title: String, url: URL? = nil, date: Date? = nil, fields: [String: JSONValue]) {
+    public init(
+        id: String, title: String, subtitle: String? = nil, url: URL? = nil, date: Date? = nil,
+        fields: [String: JSONValue]
+    ) {
         self.id = id
         self.title = title
+        self.subtitle = subtitle
         self.url = url
         self.date = date
         self.fields = fields
@@ -20,6 +26,6 @@ public struct Record: Sendable, Hashable {
 
 extension Record: ItemConvertible {
     public func toItem() -> Item {
-        Item(kind: .record, id: id, title: title, url: url, date: date, fields: fields)
+        Item(kind: .record, id: id, title: title, subtitle: subtitle, url: url, date: date, fields: fields)
     }
 }

@@ -5,6 +5,6 @@ import Foundation
 public protocol IssueRepository: Sendable {
     func issues(
         in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[Issue], SourceError>) -> Void
+        completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
     )
 }

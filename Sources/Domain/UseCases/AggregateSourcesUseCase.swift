@@ -8,6 +8,9 @@ public struct PlannedSource: Sendable {
         case load(any ItemSource)
         /// Not run; `error` set when the skip is a problem (a missing variable), nil when expected (disabled).
         case skip(reason: String, error: SourceError?)
+        /// Not run because it cannot be: reported as an error without trying (a source the user named
+        /// explicitly whose settings are incomplete).
+        case fail(SourceError)
     }
 
     public var descriptor: SourceDescriptor
@@ -53,7 +56,11 @@ public struct AggregateSourcesUseCase: Sendable {
             }
             switch source.plan {
             case .skip(let reason, let error):
-                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: reason))
+                // When the skip is a problem its error already says why; don't say it twice.
+                let message = reason == error?.message ? nil : reason
+                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: message))
+            case .fail(let error):
+                finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):
                 DispatchQueue.global().async {
                     Self.load(itemSource, source.descriptor, runDeadline: runDeadline, observer: observer, finish: finish)
@@ -62,6 +69,16 @@ public struct AggregateSourcesUseCase: Sendable {
         }
         group.notify(queue: .global()) {
             completion(AggregateReport(generatedAt: startedAt, sources: reports.withLock { $0.map { $0! } }))
+        }
+    }
+
+    /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests, servers),
+    /// where a blocking wait would hold a thread of the shared pool.
+    public func execute(
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil
+    ) async -> AggregateReport {
+        await withCheckedContinuation { continuation in
+            execute(sources, deadlineSeconds: deadlineSeconds, observer: observer) { continuation.resume(returning: $0) }
         }
     }
 
@@ -89,7 +106,7 @@ public struct AggregateSourcesUseCase: Sendable {
         let deadline = min(sourceDeadline, runDeadline ?? sourceDeadline)
         let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
         let items = Mutex<[Item]>([])
-        let cancellation = CancellationToken()
+        let cancellation = CancellationToken(deadline: deadline)
 
         let sink = ItemSink(
             onItems: { batch in

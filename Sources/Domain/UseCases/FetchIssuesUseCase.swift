@@ -31,7 +31,7 @@ public struct FetchIssuesUseCase: ItemSource {
     }
 }
 
-extension Issue: ItemConvertible {
+extension TrackerIssue: ItemConvertible {
     /// Field keys are part of the output contract (README, "issue" items).
     public func toItem() -> Item {
         var fields: [String: JSONValue] = [

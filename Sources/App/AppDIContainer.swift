@@ -1,0 +1,172 @@
+import Domain
+import Foundation
+import Logging
+import ProviderKit
+
+/// The composition root: builds the run's sources from the manifest through the registered providers.
+///
+/// Everything concrete is decided here (which provider serves a source, its environment, its logger); the
+/// CLI only asks for a plan and a use case.
+public struct AppDIContainer: Sendable {
+    public let manifest: Manifest
+    public let registry: ProviderRegistry
+    private let environment: [String: String]
+    private let logger: Logger
+
+    public init(
+        manifest: Manifest, registry: ProviderRegistry = .builtIn,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "aggregate")
+    ) {
+        self.manifest = manifest
+        self.registry = registry
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
+    /// reports all problems and nothing is fetched while any remain.
+    public static func load(
+        manifestAt url: URL, registry: ProviderRegistry = .builtIn,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger = Logger(label: "aggregate")
+    ) throws(ManifestError) -> AppDIContainer {
+        let (manifest, structural) = try ManifestLoader.loadCollecting(from: url, providers: registry.names)
+        let container = AppDIContainer(manifest: manifest, registry: registry, environment: environment, logger: logger)
+        do throws(ManifestError) {
+            try container.validate()
+        } catch {
+            throw ManifestError(inManifestOrder(structural + error.problems))
+        }
+        if !structural.isEmpty { throw ManifestError(structural) }
+        return container
+    }
+
+    /// Top-level problems first, then each source's, in source order (stable within a source).
+    private static func inManifestOrder(_ problems: [ManifestProblem]) -> [ManifestProblem] {
+        func sourceIndex(_ path: String) -> Int {
+            guard path.hasPrefix("sources["), let close = path.firstIndex(of: "]") else { return -1 }
+            return Int(path[path.index(path.startIndex, offsetBy: 8)..<close]) ?? -1
+        }
+        return problems.enumerated()
+            .sorted { (sourceIndex($0.element.path), $0.offset) < (sourceIndex($1.element.path), $1.offset) }
+            .map(\.element)
+    }
+
+    /// Runs every provider's option validation (disabled sources too: a typo should not wait until the
+    /// source is switched on). Missing `${VAR}`s are not problems here; they skip the source at run time.
+    public func validate() throws(ManifestError) {
+        var problems: [ManifestProblem] = []
+        for source in manifest.sources {
+            do throws(ManifestError) {
+                _ = try makeItemSource(source, query: nil)
+            } catch {
+                problems.append(contentsOf: error.problems)
+            }
+        }
+        if !problems.isEmpty { throw ManifestError(problems) }
+    }
+
+    /// What `aggregate list` shows: each source, whether it would run, and why not.
+    public func listing() -> [SourceListing] {
+        manifest.sources.map { source in
+            let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
+            let state: SourceListing.State =
+                if !source.enabled { .disabled }
+                else if !missing.isEmpty { .missingVariables(missing) }
+                else { .ready }
+            return SourceListing(id: source.id, provider: source.provider, state: state)
+        }
+    }
+
+    /// The sources of one run, in manifest order.
+    /// - Parameters:
+    ///   - selection: ids from `--sources`; nil runs every source (disabled ones are reported skipped). A named
+    ///     source runs even when disabled.
+    ///   - query: `--query`, given to the selected sources whose provider accepts one.
+    public func plan(selection: [String]?, query: String?) throws(SelectionError) -> [PlannedSource] {
+        let known = manifest.sources.map(\.id)
+        if let selection {
+            let unknown = selection.filter { !known.contains($0) }
+            if !unknown.isEmpty { throw .unknownSources(unknown, known: known) }
+        }
+        let chosen = manifest.sources.filter { selection?.contains($0.id) ?? true }
+        if query != nil {
+            let rejecting = chosen.filter { registry.provider(named: $0.provider)?.acceptsQuery != true }
+            let explicit = selection != nil
+            if rejecting.count == chosen.count || (explicit && !rejecting.isEmpty) {
+                throw .queryNotAccepted(rejecting.map { "\($0.id) (\($0.provider))" },
+                                        accepting: registry.providers.filter(\.acceptsQuery).map(\.name))
+            }
+        }
+        return chosen.map { source in
+            let named = selection != nil
+            let descriptor = SourceDescriptor(
+                id: source.id, provider: source.provider, timeoutSeconds: source.timeoutSeconds,
+                concurrency: source.concurrency)
+            if !source.enabled && !named {
+                return PlannedSource(descriptor: descriptor, plan: .skip(reason: "disabled in the manifest", error: nil))
+            }
+            let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
+            if !missing.isEmpty {
+                let names = missing.map { "$\($0)" }.joined(separator: ", ")
+                let error = SourceError(.configuration, "needs environment variable \(names), which is not set")
+                return PlannedSource(
+                    descriptor: descriptor,
+                    plan: named ? .fail(error) : .skip(reason: error.message, error: error))
+            }
+            do throws(ManifestError) {
+                let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
+                return PlannedSource(descriptor: descriptor, plan: .load(try makeItemSource(source, query: accepts ? query : nil)))
+            } catch {
+                return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
+            }
+        }
+    }
+
+    public func makeAggregateSourcesUseCase() -> AggregateSourcesUseCase {
+        AggregateSourcesUseCase()
+    }
+
+    private func makeItemSource(_ source: Manifest.Source, query: String?) throws(ManifestError) -> any ItemSource {
+        guard let provider = registry.provider(named: source.provider) else {
+            throw ManifestError(path: "sources[\(source.index)].provider", "unknown provider '\(source.provider)'")
+        }
+        var sourceLogger = logger
+        sourceLogger[metadataKey: "source"] = "\(source.id)"
+        let options = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
+        return try provider.makeSource(SourceConfiguration(
+            id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
+            timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger))
+    }
+}
+
+/// A source as `aggregate list` shows it.
+public struct SourceListing: Sendable, Hashable {
+    public enum State: Sendable, Hashable {
+        case ready
+        case disabled
+        case missingVariables([String])
+    }
+
+    public var id: String
+    public var provider: String
+    public var state: State
+}
+
+/// A `--sources` / `--query` choice that does not fit the manifest (exit 64).
+public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownSources([String], known: [String])
+    case queryNotAccepted([String], accepting: [String])
+
+    public var description: String {
+        switch self {
+        case .unknownSources(let unknown, let known):
+            let hints = unknown.map { "'\($0)'\(Suggestion.didYouMean($0, in: known))" }.joined(separator: ", ")
+            return "unknown source \(hints); the manifest defines: \(known.joined(separator: ", "))"
+        case .queryNotAccepted(let sources, let accepting):
+            let which = accepting.isEmpty ? "no registered provider accepts one" : "providers that accept one: \(accepting.joined(separator: ", "))"
+            return "--query does not apply to \(sources.joined(separator: ", ")); \(which)"
+        }
+    }
+}

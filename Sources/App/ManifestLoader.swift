@@ -1,0 +1,185 @@
+import Domain
+import Foundation
+import ProviderKit
+
+/// Reads and structurally validates a manifest, reporting every problem with its JSON path.
+///
+/// Provider options are checked later, by each provider (see `AppDIContainer.validate()`), because only the
+/// provider's target knows its option schema.
+public enum ManifestLoader {
+    static let topLevelKeys = ["version", "defaults", "sources"]
+    static let defaultsKeys = ["timeoutSeconds", "concurrency"]
+    static let sourceKeys = ["id", "provider", "enabled", "timeoutSeconds", "concurrency", "options"]
+
+    public static func load(from url: URL, providers: [String]) throws(ManifestError) -> Manifest {
+        let (manifest, problems) = try loadCollecting(from: url, providers: providers)
+        if !problems.isEmpty { throw ManifestError(problems) }
+        return manifest
+    }
+
+    public static func parse(_ data: Data, baseDirectory: URL, providers: [String]) throws(ManifestError) -> Manifest {
+        let (manifest, problems) = try parseCollecting(data, baseDirectory: baseDirectory, providers: providers)
+        if !problems.isEmpty { throw ManifestError(problems) }
+        return manifest
+    }
+
+    /// Like `load`, but returns the structural problems beside a manifest of the sources that could be read
+    /// (valid id, registered provider), so their options can be checked in the same pass. Throws only when
+    /// nothing can be read at all (no file, not JSON, not an object).
+    public static func loadCollecting(
+        from url: URL, providers: [String]
+    ) throws(ManifestError) -> (Manifest, [ManifestProblem]) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path) ? "cannot be read" : "no such file"
+            throw ManifestError(path: "", "\(url.path): \(reason)")
+        }
+        return try parseCollecting(data, baseDirectory: url.deletingLastPathComponent(), providers: providers)
+    }
+
+    public static func parseCollecting(
+        _ data: Data, baseDirectory: URL, providers: [String]
+    ) throws(ManifestError) -> (Manifest, [ManifestProblem]) {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(data)
+        } catch {
+            throw ManifestError(path: "", "not valid JSON: \(describe(error))")
+        }
+        var problems: [ManifestProblem] = []
+        func problem(_ path: String, _ message: String) {
+            problems.append(ManifestProblem(path: path, message: message))
+        }
+        guard case .object(let top) = root else {
+            throw ManifestError(path: "", "expected a JSON object at the top level, found \(root.typeName)")
+        }
+        checkKeys(top, allowed: topLevelKeys, path: "", report: problem)
+
+        switch top["version"] {
+        case nil: problem("version", "required; this tool reads manifest version 1")
+        case .int(1)?: break
+        case let other?: problem("version", "unsupported version \(other.compactJSON); this tool reads version 1")
+        }
+
+        var defaults = Manifest.Defaults()
+        if let value = top["defaults"] {
+            if case .object(let object) = value {
+                checkKeys(object, allowed: defaultsKeys, path: "defaults", report: problem)
+                defaults.timeoutSeconds = timeout(object["timeoutSeconds"], "defaults.timeoutSeconds", problem) ?? defaults.timeoutSeconds
+                defaults.concurrency = concurrency(object["concurrency"], "defaults.concurrency", problem) ?? defaults.concurrency
+            } else {
+                problem("defaults", "expected an object, found \(value.typeName)")
+            }
+        }
+
+        var sources: [Manifest.Source] = []
+        switch top["sources"] {
+        case nil:
+            problem("sources", "required: an array of sources")
+        case .array(let entries)?:
+            var seen: [String: Int] = [:]
+            for (index, entry) in entries.enumerated() {
+                let path = "sources[\(index)]"
+                guard case .object(let object) = entry else {
+                    problem(path, "expected an object, found \(entry.typeName)")
+                    continue
+                }
+                checkKeys(object, allowed: sourceKeys, path: path, report: problem)
+                let id = object["id"]?.stringValue
+                if object["id"] == nil {
+                    problem("\(path).id", "required")
+                } else if let id {
+                    if !isValidID(id) {
+                        problem("\(path).id", "'\(id)' must be lowercase letters, digits and '-' only")
+                    } else if let first = seen[id] {
+                        problem("\(path).id", "'\(id)' is already used by sources[\(first)]")
+                    } else {
+                        seen[id] = index
+                    }
+                } else {
+                    problem("\(path).id", "expected a string, found \(object["id"]!.typeName)")
+                }
+                let provider = object["provider"]?.stringValue
+                if object["provider"] == nil {
+                    problem("\(path).provider", "required; registered providers: \(providers.joined(separator: ", "))")
+                } else if let provider {
+                    if !providers.contains(provider) {
+                        problem("\(path).provider",
+                            "unknown provider '\(provider)'\(Suggestion.didYouMean(provider, in: providers)); registered providers: \(providers.joined(separator: ", "))")
+                    }
+                } else {
+                    problem("\(path).provider", "expected a string, found \(object["provider"]!.typeName)")
+                }
+                var enabled = true
+                if let value = object["enabled"] {
+                    if case .bool(let flag) = value { enabled = flag } else {
+                        problem("\(path).enabled", "expected true or false, found \(value.typeName)")
+                    }
+                }
+                let timeoutSeconds = timeout(object["timeoutSeconds"], "\(path).timeoutSeconds", problem)
+                let sourceConcurrency = concurrency(object["concurrency"], "\(path).concurrency", problem)
+                let options = object["options"] ?? .object([:])
+                if case .object = options {} else {
+                    problem("\(path).options", "expected an object, found \(options.typeName)")
+                }
+                if let id, isValidID(id), let provider, providers.contains(provider) {
+                    sources.append(Manifest.Source(
+                        id: id, provider: provider, enabled: enabled,
+                        timeoutSeconds: timeoutSeconds ?? defaults.timeoutSeconds,
+                        concurrency: sourceConcurrency ?? defaults.concurrency,
+                        options: options, index: index))
+                }
+            }
+        case let other?:
+            problem("sources", "expected an array, found \(other.typeName)")
+        }
+
+        let manifest = Manifest(version: 1, defaults: defaults, sources: sources, baseDirectory: baseDirectory.standardizedFileURL)
+        return (manifest, problems)
+    }
+
+    static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    private static func checkKeys(
+        _ object: [String: JSONValue], allowed: [String], path: String, report: (String, String) -> Void
+    ) {
+        for key in object.keys.sorted() where !allowed.contains(key) {
+            let location = path.isEmpty ? key : "\(path).\(key)"
+            report(location, "unknown key\(Suggestion.didYouMean(key, in: allowed)); allowed: \(allowed.joined(separator: ", "))")
+        }
+    }
+
+    private static func timeout(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
+        guard let value else { return nil }
+        let seconds: Double? = switch value {
+        case .int(let number): Double(number)
+        case .double(let number): number
+        default: nil
+        }
+        guard let seconds, seconds > 0, seconds <= 86_400 else {
+            report(path, "expected a number of seconds greater than 0 (at most 86400), found \(value.compactJSON)")
+            return nil
+        }
+        return seconds
+    }
+
+    private static func concurrency(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Int? {
+        guard let value else { return nil }
+        guard case .int(let number) = value, (1...256).contains(number) else {
+            report(path, "expected an integer from 1 to 256, found \(value.compactJSON)")
+            return nil
+        }
+        return number
+    }
+
+    /// Foundation's JSON errors carry the useful part ("around line 3, column 5") in the debug description.
+    private static func describe(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
+        return nsError.localizedDescription
+    }
+}

@@ -1,0 +1,48 @@
+import Dispatch
+import Domain
+import Foundation
+import Logging
+
+/// Records from one run of an external program (see `ExecProvider` for the protocol it speaks).
+public struct ExecRecordRepository {
+    private let command: ExecCommand
+    private let logger: Logger
+    private let gracePeriod: Double
+    private let parentEnvironment: [String: String]
+
+    /// - Parameters:
+    ///   - logger: receives every stderr line at info level (`--verbose`); never the input or `env` values.
+    ///   - gracePeriod: seconds between SIGTERM and SIGKILL when the program is stopped.
+    public init(
+        command: ExecCommand, logger: Logger, gracePeriod: Double = 2,
+        parentEnvironment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.command = command
+        self.logger = logger
+        self.gracePeriod = gracePeriod
+        self.parentEnvironment = parentEnvironment
+    }
+}
+
+extension ExecRecordRepository: RecordStreamRepository {
+    public func streamRecords(
+        deadline: DispatchTime, cancellation: CancellationToken,
+        onRecords: @escaping @Sendable ([Record]) -> Void,
+        onWarning: @escaping @Sendable (String) -> Void,
+        completion: @escaping @Sendable (SourceError?) -> Void
+    ) {
+        let environment = command.childEnvironment(parent: parentEnvironment)
+        let executable: URL
+        switch command.resolveExecutable(environment: environment) {
+        case .success(let url): executable = url
+        case .failure(let error):
+            DispatchQueue.global().async { completion(error) }
+            return
+        }
+        let run = ProgramRun(
+            command: command, executable: executable, environment: environment, logger: logger,
+            gracePeriod: gracePeriod,
+            events: ProgramRun.Events(onRecords: onRecords, onWarning: onWarning, completion: completion))
+        run.start(deadline: deadline, cancellation: cancellation)
+    }
+}

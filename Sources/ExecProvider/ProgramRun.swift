@@ -1,0 +1,295 @@
+import Dispatch
+import Domain
+import Foundation
+import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One run of an external program: starts it, feeds its input, drains stdout and stderr concurrently
+/// (non-blocking `DispatchIO`, so neither pipe can fill up and stall the other), turns stdout lines into
+/// records as they arrive, and stops it on timeout, cancellation or too much output.
+///
+/// Stopping sends SIGTERM to the program's process group (children of a shell script too), then SIGKILL
+/// after `gracePeriod`. Foundation's `Process` reaps the child, so no zombie is left. Completion waits for
+/// the exit and for both pipes to close.
+final class ProgramRun: Sendable {
+    enum StopReason: Sendable {
+        case timeout, cancelled, outputCap
+    }
+
+    /// Where the run reports; see `RecordStreamRepository`.
+    struct Events: Sendable {
+        var onRecords: @Sendable ([Record]) -> Void
+        var onWarning: @Sendable (String) -> Void
+        var completion: @Sendable (SourceError?) -> Void
+    }
+
+    private struct State {
+        var parser = ProgramOutputParser()
+        var stderr: StderrTail
+        var stdoutLine = Data()
+        var stdoutBytes = 0
+        var lineNumber = 0
+        var stopReason: StopReason?
+        var pid: pid_t = 0
+        var ownsProcessGroup = false
+        var termination: (reason: Process.TerminationReason, status: Int32)?
+        var channels: [DispatchIO] = []
+        var isComplete = false
+    }
+
+    private let command: ExecCommand
+    private let executable: URL
+    private let environment: [String: String]
+    private let logger: Logger
+    private let gracePeriod: Double
+    private let events: Events
+    private let state: Mutex<State>
+    private let group = DispatchGroup()
+    private let stdoutQueue = DispatchQueue(label: "aggregate.exec.stdout")
+    private let stderrQueue = DispatchQueue(label: "aggregate.exec.stderr")
+    private let inputFile: URL?
+
+    /// A process whose stdin and stdout go elsewhere would die of SIGPIPE when it stops reading; so would we
+    /// when a program exits without reading its input. Ignored once, process-wide: write errors are handled.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    init(command: ExecCommand, executable: URL, environment: [String: String], logger: Logger,
+         gracePeriod: Double, events: Events) {
+        self.command = command
+        self.executable = executable
+        self.environment = environment
+        self.logger = logger
+        self.gracePeriod = gracePeriod
+        self.events = events
+        self.state = Mutex(State(stderr: StderrTail(secrets: command.secrets)))
+        self.inputFile = command.input == .file
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-exec-\(UUID().uuidString).json")
+            : nil
+    }
+
+    func start(deadline: DispatchTime, cancellation: CancellationToken) {
+        Self.ignoreBrokenPipes
+        let timeoutText = JSONValue.double((Self.seconds(until: deadline) * 10).rounded() / 10).displayText
+        let process = Process()
+        let stdout = Pipe(), stderr = Pipe()
+        let stdin: Pipe? = command.input == .stdin ? Pipe() : nil
+        process.executableURL = executable
+        process.arguments = Array(command.argv.dropFirst()) + (inputFile.map { [$0.path] } ?? [])
+        process.environment = environment
+        process.currentDirectoryURL = command.baseDirectory
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        process.terminationHandler = { [self] process in
+            state.withLock { $0.termination = (process.terminationReason, process.terminationStatus) }
+            group.leave()
+        }
+
+        group.enter()  // exit
+        group.enter()  // stdout closed
+        group.enter()  // stderr closed
+        do {
+            if let inputFile { try Self.writePrivately(command.inputJSON, to: inputFile) }
+            try process.run()
+        } catch {
+            removeInputFile()
+            for _ in 0..<3 { group.leave() }
+            let reason = (error as NSError).localizedDescription
+            events.completion(SourceError(.io, "could not start '\(command.programName)': \(reason)"))
+            return
+        }
+        // The child has its copies; ours would keep the pipes open and hide the end of the output.
+        try? stdout.fileHandleForWriting.close()
+        try? stderr.fileHandleForWriting.close()
+        try? stdin?.fileHandleForReading.close()
+
+        let pid = process.processIdentifier
+        state.withLock {
+            $0.pid = pid
+            $0.ownsProcessGroup = getpgid(pid) == pid
+        }
+        logger.debug("started \(command.programName) (pid \(pid), \(command.argv.count - 1) arguments)")
+        read(stdout.fileHandleForReading, on: stdoutQueue) { [self] chunk in receiveStdout(chunk) }
+        read(stderr.fileHandleForReading, on: stderrQueue) { [self] chunk in receiveStderr(chunk) }
+        if let stdin { write(command.inputJSON, to: stdin.fileHandleForWriting) }
+
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in self?.stop(.timeout) }
+        cancellation.onCancel { [weak self] in self?.stop(.cancelled) }
+        group.notify(queue: .global()) { [self] in complete(timeoutText: timeoutText) }
+    }
+
+    // MARK: - Pipes
+
+    private func read(_ handle: FileHandle, on queue: DispatchQueue, onData: @escaping @Sendable (Data) -> Void) {
+        let channel = DispatchIO(type: .stream, fileDescriptor: handle.fileDescriptor, queue: queue) { _ in
+            try? handle.close()
+        }
+        channel.setLimit(lowWater: 1)
+        state.withLock { $0.channels.append(channel) }
+        channel.read(offset: 0, length: Int.max, queue: queue) { [self] done, data, _ in
+            if let data, !data.isEmpty {
+                var bytes = Data(count: data.count)
+                bytes.withUnsafeMutableBytes { _ = data.copyBytes(to: $0) }
+                onData(bytes)
+            }
+            if done {
+                channel.close()
+                group.leave()
+            }
+        }
+    }
+
+    private func write(_ payload: Data, to handle: FileHandle) {
+        let channel = DispatchIO(type: .stream, fileDescriptor: handle.fileDescriptor, queue: .global()) { _ in
+            try? handle.close()  // end of input for the program
+        }
+        state.withLock { $0.channels.append(channel) }
+        payload.withUnsafeBytes { bytes in
+            // A program that exits without reading its input makes this fail with EPIPE: that is fine.
+            channel.write(offset: 0, data: DispatchData(bytes: bytes), queue: .global()) { done, _, _ in
+                if done { channel.close() }
+            }
+        }
+    }
+
+    private func receiveStdout(_ chunk: Data) {
+        let (records, overCap) = state.withLock { state -> ([Record], Bool) in
+            guard state.stopReason == nil else { return ([], false) }
+            let allowance = command.maxOutputBytes - state.stdoutBytes
+            let accepted = chunk.count > allowance ? chunk.prefix(allowance) : chunk
+            state.stdoutBytes += accepted.count
+            state.stdoutLine.append(accepted)
+            var records: [Record] = []
+            var start = state.stdoutLine.startIndex
+            while let newline = state.stdoutLine[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                state.lineNumber += 1
+                if let record = state.parser.consume(state.stdoutLine[start..<newline], number: state.lineNumber) {
+                    records.append(record)
+                }
+                start = newline + 1
+            }
+            state.stdoutLine = Data(state.stdoutLine[start...])
+            return (records, chunk.count > allowance)
+        }
+        // Called on the serial stdout queue, so batches keep the program's order.
+        if !records.isEmpty { events.onRecords(records) }
+        if overCap { stop(.outputCap) }
+    }
+
+    private func receiveStderr(_ chunk: Data) {
+        let lines = state.withLock { $0.stderr.append(chunk) }
+        for line in lines { logger.info("stderr: \(line)") }
+    }
+
+    // MARK: - Stopping
+
+    private func stop(_ reason: StopReason) {
+        let target: (pid: pid_t, group: Bool, exited: Bool)? = state.withLock { state in
+            guard !state.isComplete, state.stopReason == nil, state.pid != 0 else { return nil }
+            state.stopReason = reason
+            return (state.pid, state.ownsProcessGroup, state.termination != nil)
+        }
+        guard let target else { return }
+        logger.debug("stopping \(command.programName) (\(reason))")
+        if target.exited {
+            closeChannels()  // the program is gone; something it started still holds the pipes
+            return
+        }
+        kill(target.group ? -target.pid : target.pid, SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [weak self] in self?.forceStop() }
+    }
+
+    private func forceStop() {
+        let target: (pid: pid_t, group: Bool)? = state.withLock { state in
+            guard !state.isComplete, state.termination == nil else { return nil }
+            return (state.pid, state.ownsProcessGroup)
+        }
+        if let target {
+            logger.debug("\(command.programName) ignored SIGTERM; sending SIGKILL")
+            kill(target.group ? -target.pid : target.pid, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [weak self] in self?.closeChannels() }
+    }
+
+    private func closeChannels() {
+        let channels = state.withLock { $0.isComplete ? [] : $0.channels }
+        for channel in channels { channel.close(flags: .stop) }
+    }
+
+    // MARK: - Completion
+
+    private func complete(timeoutText: String) {
+        let (lastRecord, lastStderr, outcome) = state.withLock { state -> (Record?, [String], Outcome) in
+            state.isComplete = true
+            state.channels = []
+            var lastRecord: Record?
+            if state.stopReason == nil, !state.stdoutLine.isEmpty {  // a last line without its newline
+                state.lineNumber += 1
+                lastRecord = state.parser.consume(state.stdoutLine, number: state.lineNumber)
+            }
+            let lastStderr = state.stderr.finish()
+            return (lastRecord, lastStderr, self.outcome(of: state, timeoutText: timeoutText))
+        }
+        for line in lastStderr { logger.info("stderr: \(line)") }
+        removeInputFile()
+        if let lastRecord { events.onRecords([lastRecord]) }
+        for warning in outcome.warnings { events.onWarning(warning) }
+        if outcome.stateMessages > 0 {
+            logger.info("ignored \(outcome.stateMessages) Singer STATE message(s)")
+        }
+        events.completion(outcome.error)
+    }
+
+    private typealias Outcome = (error: SourceError?, warnings: [String], stateMessages: Int)
+
+    private func outcome(of state: State, timeoutText: String) -> Outcome {
+        let program = "'\(command.programName)'"
+        let stderrText = state.stderr.summary.map { ": \($0)" } ?? ""
+        let error: SourceError?
+        switch state.stopReason {
+        case .timeout?:
+            error = SourceError(.timeout, "\(program) did not finish within \(timeoutText) s and was stopped\(stderrText)")
+        case .cancelled?:
+            error = SourceError(.timeout, "\(program) was stopped: the source's time is up")
+        case .outputCap?:
+            error = SourceError(
+                .badResponse,
+                "\(program) wrote more than \(command.maxOutputBytes) bytes to stdout (maxOutputBytes) and was stopped")
+        case nil:
+            if let (reason, status) = state.termination, reason == .uncaughtSignal {
+                error = SourceError(.io, "\(program) was killed by signal \(status)\(stderrText)")
+            } else if let (_, status) = state.termination, status != 0 {
+                let detail = stderrText.isEmpty ? " (nothing on stderr)" : stderrText
+                error = SourceError(.io, "\(program) exited with status \(status)\(detail)")
+            } else {
+                error = state.parser.parseError
+            }
+        }
+        return (error, state.parser.warnings, state.parser.stateCount)
+    }
+
+    // MARK: - Input file
+
+    /// Created with mode 0600 from the start: the input may hold credentials.
+    private static func writePrivately(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: data)
+        try handle.close()
+    }
+
+    private func removeInputFile() {
+        if let inputFile { try? FileManager.default.removeItem(at: inputFile) }
+    }
+
+    private static func seconds(until deadline: DispatchTime) -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
+    }
+}

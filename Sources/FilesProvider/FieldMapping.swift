@@ -1,0 +1,140 @@
+import Domain
+import Foundation
+import ProviderKit
+
+/// Which row fields become a record's `title`, `id`, `date` and `url` (the `fields` option).
+///
+/// A mapped name is looked up as a key, then as a dotted path into nested objects (`"author.name"`).
+/// Unmapped, each looks for the first present, non-null field among its defaults:
+/// - `title`: `title`, `name`, `subject`; else the record's id;
+/// - `id`: `id`, `uuid`, `key`; else `<file>:<line>` (the file as written, the row's line or array position);
+/// - `date`: `date`, `createdAt`, `updated`, `timestamp`;
+/// - `url`: `url`, `link`, `href`.
+/// Dates are ISO 8601 strings or epoch numbers (seconds; values above 10^11 are taken as milliseconds).
+/// URLs must be absolute (have a scheme). A value that does not convert leaves `date`/`url` empty; the
+/// field itself is always kept in `fields`.
+public struct FieldMapping: Sendable, Hashable {
+    public enum Target: String, CaseIterable, Sendable {
+        case title, id, date, url
+
+        var defaults: [String] {
+            switch self {
+            case .title: ["title", "name", "subject"]
+            case .id: ["id", "uuid", "key"]
+            case .date: ["date", "createdAt", "updated", "timestamp"]
+            case .url: ["url", "link", "href"]
+            }
+        }
+    }
+
+    private var mapped: [Target: String]
+
+    public init(_ mapped: [Target: String] = [:]) {
+        self.mapped = mapped
+    }
+
+    /// Builds the record for one row of the file `unit` (the file's path as written).
+    public func record(from row: FileRow, unit: String) -> Record {
+        let fields = row.fields
+        let id = value(.id, in: fields).flatMap(Self.identifier) ?? "\(unit):\(row.line)"
+        let title = value(.title, in: fields).flatMap(Self.text) ?? id
+        return Record(
+            id: id, title: title,
+            url: value(.url, in: fields).flatMap(Self.url),
+            date: value(.date, in: fields).flatMap(Self.date),
+            fields: fields)
+    }
+
+    private func value(_ target: Target, in fields: [String: JSONValue]) -> JSONValue? {
+        if let name = mapped[target] {
+            let found = fields[name] ?? Self.lookUp(path: name, in: fields)
+            return found == .null ? nil : found
+        }
+        for name in target.defaults {
+            if let found = fields[name], found != .null { return found }
+        }
+        return nil
+    }
+
+    private static func lookUp(path: String, in fields: [String: JSONValue]) -> JSONValue? {
+        guard path.contains(".") else { return nil }
+        var current: JSONValue = .object(fields)
+        for component in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let next = current[String(component)] else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    // MARK: - Conversions
+
+    private static func identifier(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let string): string.isEmpty ? nil : string
+        case .int, .double, .bool: value.displayText
+        default: nil
+        }
+    }
+
+    private static func text(_ value: JSONValue) -> String? {
+        let text = value.displayText
+        return text.isEmpty ? nil : text
+    }
+
+    static func date(_ value: JSONValue) -> Date? {
+        switch value {
+        case .int(let seconds): epoch(Double(seconds))
+        case .double(let seconds): epoch(seconds)
+        case .string(let string):
+            if let first = string.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"),
+                string.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                let seconds = Double(string)
+            {
+                epoch(seconds)
+            } else {
+                TimestampParser.date(from: string)
+            }
+        default: nil
+        }
+    }
+
+    private static func epoch(_ value: Double) -> Date? {
+        guard value.isFinite else { return nil }
+        return Date(timeIntervalSince1970: abs(value) > 1e11 ? value / 1000 : value)
+    }
+
+    private static func url(_ value: JSONValue) -> URL? {
+        guard case .string(let string) = value, let url = URL(string: string), url.scheme != nil else { return nil }
+        return url
+    }
+}
+
+// MARK: - Reading the option
+
+extension FieldMapping: OptionValue {
+    /// `{"title": "name", "date": "createdAt"}`: keys from `Target`, values non-empty field names.
+    public init(option: JSONValue, path: String) throws(ManifestError) {
+        guard case .object(let members) = option else { throw Self.mismatch("an object", option, at: path) }
+        let targets = Target.allCases.map(\.rawValue)
+        var problems: [ManifestProblem] = []
+        var mapped: [Target: String] = [:]
+        for key in members.keys.sorted() {
+            let value = members[key]!
+            guard let target = Target(rawValue: key) else {
+                problems.append(ManifestProblem(
+                    path: "\(path).\(key)",
+                    message: "unknown field\(Suggestion.didYouMean(key, in: targets)); mappable fields: \(targets.joined(separator: ", "))"))
+                continue
+            }
+            guard case .string(let name) = value, !name.isEmpty else {
+                problems.append(ManifestProblem(
+                    path: "\(path).\(key)",
+                    message: value.stringValue == nil ? "expected a field name (a string), found \(value.typeName)" : "expected a field name, found an empty string"))
+                continue
+            }
+            mapped[target] = name
+        }
+        if !problems.isEmpty { throw ManifestError(problems) }
+        self.init(mapped)
+    }
+}

@@ -1,0 +1,418 @@
+import Domain
+import Foundation
+
+/// A strict RFC 8259 parser from UTF-8 bytes straight to `JSONValue`.
+///
+/// Why not `JSONSerialization`: on Linux it builds an `NSDictionary`/`NSNumber` tree that is then walked and
+/// converted again, which doubles the work and the garbage per NDJSON line. This parser makes one pass and
+/// allocates only the values it returns. It also counts lines, so errors in a `.json` file say where they are.
+struct JSONParser {
+    /// A syntax error, with the 1-based line and column of the offending byte within the parsed text.
+    struct Failure: Error, Equatable {
+        var message: String
+        var line: Int
+        var column: Int
+    }
+
+    /// Deeper nesting is refused rather than risking the stack on hostile input.
+    static let maximumDepth = 512
+
+    /// Scratch space reused across parses (NDJSON lines): object members are gathered here first so each
+    /// dictionary is allocated once at its final size instead of growing and rehashing.
+    final class Workspace {
+        fileprivate var members: [(key: String, value: JSONValue)] = []
+
+        init() {}
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let workspace: Workspace
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    private var topLevelArrayDone = false
+    private var topLevelElementCount = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) {
+        self.bytes = bytes
+        self.workspace = workspace
+    }
+
+    /// Parses one complete JSON text (surrounding whitespace allowed, nothing else after it).
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()
+    ) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes, workspace: workspace)
+        return try parser.parseDocument()
+    }
+
+    static func parse(_ data: Data) throws(Failure) -> JSONValue {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(Failure) in try parse(raw.bindMemory(to: UInt8.self)) }
+        }
+        return try result.get()
+    }
+
+    mutating func parseDocument() throws(Failure) -> JSONValue {
+        skipByteOrderMark()
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw failure("unexpected \(describeCurrent()) after the JSON value") }
+        return value
+    }
+
+    /// Parses the text as a top-level array and hands each element to `body` with the line it starts on,
+    /// instead of building the whole array first. Returns false when the text is not an array (nothing
+    /// consumed except whitespace), so the caller can parse it as a document instead.
+    mutating func forEachTopLevelElement(
+        _ body: (JSONValue, _ line: Int) throws(SourceError) -> Void
+    ) throws(SourceError) -> Bool {
+        guard try syntax({ (parser: inout JSONParser) throws(Failure) in try parser.openTopLevelArray() }) else {
+            return false
+        }
+        while let element = try syntax({ (parser: inout JSONParser) throws(Failure) in try parser.nextTopLevelElement() }) {
+            try body(element.value, element.line)
+        }
+        return true
+    }
+
+    /// Runs one parsing step, turning a syntax failure into a source error (the body's own errors pass as they are).
+    private mutating func syntax<T>(_ step: (inout JSONParser) throws(Failure) -> T) throws(SourceError) -> T {
+        do throws(Failure) {
+            return try step(&self)
+        } catch {
+            throw error.sourceError
+        }
+    }
+
+    private mutating func openTopLevelArray() throws(Failure) -> Bool {
+        skipByteOrderMark()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return false }
+        index += 1
+        skipWhitespace()
+        if try consume(UInt8(ascii: "]")) {
+            try finishDocument()
+            topLevelArrayDone = true
+        }
+        return true
+    }
+
+    private mutating func nextTopLevelElement() throws(Failure) -> (value: JSONValue, line: Int)? {
+        if topLevelArrayDone { return nil }
+        skipWhitespace()
+        if topLevelElementCount > 0 {
+            if try consume(UInt8(ascii: "]")) {
+                try finishDocument()
+                topLevelArrayDone = true
+                return nil
+            }
+            guard try consume(UInt8(ascii: ",")) else {
+                throw failure("expected ',' or ']' in an array, found \(describeCurrent())")
+            }
+            skipWhitespace()
+        }
+        let elementLine = line
+        let value = try parseValue()
+        topLevelElementCount += 1
+        return (value, elementLine)
+    }
+
+    private mutating func finishDocument() throws(Failure) {
+        skipWhitespace()
+        if index < bytes.count { throw failure("unexpected \(describeCurrent()) after the JSON value") }
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue() throws(Failure) -> JSONValue {
+        guard index < bytes.count else { throw failure("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw failure("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(Failure) -> JSONValue {
+        try enterContainer()
+        index += 1  // {
+        let base = workspace.members.count
+        defer { workspace.members.removeSubrange(base...) }
+        skipWhitespace()
+        if try consume(UInt8(ascii: "}")) {
+            depth -= 1
+            return .object([:])
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("expected a string key in an object, found \(describeCurrent())")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard try consume(UInt8(ascii: ":")) else {
+                throw failure("expected ':' after an object key, found \(describeCurrent())")
+            }
+            skipWhitespace()
+            let value = try parseValue()
+            workspace.members.append((key, value))
+            skipWhitespace()
+            if try consume(UInt8(ascii: ",")) { continue }
+            if try consume(UInt8(ascii: "}")) { break }
+            throw failure("expected ',' or '}' in an object, found \(describeCurrent())")
+        }
+        depth -= 1
+        var members = [String: JSONValue](minimumCapacity: workspace.members.count - base)
+        for index in base..<workspace.members.count {
+            let member = workspace.members[index]
+            members[member.key] = member.value  // a later duplicate key wins
+        }
+        return .object(members)
+    }
+
+    private mutating func parseArray() throws(Failure) -> JSONValue {
+        try enterContainer()
+        index += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if try consume(UInt8(ascii: "]")) {
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            if try consume(UInt8(ascii: ",")) { continue }
+            if try consume(UInt8(ascii: "]")) { break }
+            throw failure("expected ',' or ']' in an array, found \(describeCurrent())")
+        }
+        depth -= 1
+        return .array(elements)
+    }
+
+    private mutating func enterContainer() throws(Failure) {
+        depth += 1
+        if depth > Self.maximumDepth { throw failure("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    // MARK: - Strings
+
+    private mutating func parseString() throws(Failure) -> String {
+        index += 1  // opening quote
+        let start = index
+        // Fast path: no escapes, the common case, decodes straight from the input bytes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw failure("unescaped control character in a string") }
+            index += 1
+        }
+        guard index < bytes.count else { throw failure("unterminated string") }
+        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw failure("unterminated string") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): buffer.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"): appendScalar(try parseUnicodeEscape(), to: &buffer)
+                default:
+                    index -= 1
+                    throw failure("invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
+                }
+            case 0..<0x20:
+                throw failure("unescaped control character in a string")
+            default:
+                buffer.append(byte)
+                index += 1
+            }
+        }
+        throw failure("unterminated string")
+    }
+
+    /// After `\u`: four hex digits, and a following `\uDC00`-style low surrogate when the first is a high one.
+    /// A lone surrogate becomes U+FFFD, as most parsers do, rather than failing the whole line.
+    private mutating func parseUnicodeEscape() throws(Failure) -> Unicode.Scalar {
+        let first = try parseHex4()
+        if (0xD800..<0xDC00).contains(first) {
+            if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                let saved = index
+                index += 2
+                let second = try parseHex4()
+                if (0xDC00..<0xE000).contains(second) {
+                    let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+                    return Unicode.Scalar(value) ?? "\u{FFFD}"
+                }
+                index = saved
+            }
+            return "\u{FFFD}"
+        }
+        return Unicode.Scalar(first) ?? "\u{FFFD}"
+    }
+
+    private mutating func parseHex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw failure("incomplete \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("invalid hex digit in a \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private func appendScalar(_ scalar: Unicode.Scalar, to buffer: inout [UInt8]) {
+        UTF8.encode(scalar) { buffer.append($0) }
+    }
+
+    // MARK: - Numbers
+
+    /// Integers without fraction or exponent that fit an `Int` stay integers; everything else is a Double.
+    private mutating func parseNumber() throws(Failure) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw failure("invalid number (leading zero)") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number (no digit after '.')") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number (no digit in exponent)") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        if isInteger, let value = Self.integer(digits) { return .int(value) }
+        // Short numbers make a small (inline, unallocated) String; strtod does the exact rounding.
+        guard let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite else {
+            index = start
+            throw failure("number out of range")
+        }
+        return .double(value)
+    }
+
+    /// Decimal digits (with an optional leading '-') to an Int, or nil on overflow.
+    static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+        var position = 0
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { position = 1 }
+        var value = 0
+        while position < digits.count {
+            let digit = Int(digits[position] &- UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative
+                ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            if overflow1 || overflow2 { return nil }
+            value = next
+            position += 1
+        }
+        return value
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    // MARK: - Lexing helpers
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw failure("unexpected \(describeCurrent()), expected a value") }
+        let matches = literal.withUTF8Buffer { expected in
+            (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
+        }
+        guard matches else { throw failure("unexpected \(describeCurrent()), expected a value") }
+        index += count
+    }
+
+    private mutating func consume(_ byte: UInt8) throws(Failure) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D:
+                index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default:
+                return
+            }
+        }
+    }
+
+    private mutating func skipByteOrderMark() {
+        if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let byte = bytes[index]
+        if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return String(format: "byte 0x%02X", byte)
+    }
+
+    private func failure(_ message: String) -> Failure {
+        Failure(message: message, line: line, column: index - lineStart + 1)
+    }
+}
+
+extension JSONParser.Failure {
+    /// As a source error about a whole JSON file: `line 3: invalid JSON: … (column 7)`.
+    var sourceError: SourceError {
+        SourceError(.parse, "line \(line): invalid JSON: \(message) (column \(column))")
+    }
+}

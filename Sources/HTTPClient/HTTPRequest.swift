@@ -1,0 +1,65 @@
+import Foundation
+
+/// One request an HTTP provider wants answered.
+///
+/// `secrets` lists the credential values the request carries (an API key in the query, a token in a
+/// header). The client scrubs them from every message and log line, and refuses to send a request that
+/// carries one over plain `http://` to a host that is not loopback.
+public struct HTTPRequest: Sendable, Hashable {
+    public enum Method: String, Sendable, Hashable {
+        case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+
+        /// Only these are retried: repeating them cannot change anything on the server.
+        public var isIdempotent: Bool { self == .get || self == .head }
+    }
+
+    public var method: Method
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: Data?
+    public var secrets: [String]
+
+    public init(
+        _ method: Method = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, secrets: [String] = []
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.secrets = secrets.filter { !$0.isEmpty }
+    }
+
+    /// Whether the request carries a credential: a declared secret, an `Authorization` header or a query
+    /// item whose name marks a secret (`appid`, `api_key`, `token`, …).
+    public var carriesCredential: Bool {
+        !secrets.isEmpty || headers.contains("Authorization") || Redactor.hasSecretQueryItem(url)
+    }
+
+    /// The URL as it may be shown: secret query values replaced by `***`.
+    public var redactedURL: String { Redactor.redact(url, secrets: secrets) }
+
+    /// The request with `path` (and optional query items) appended to `baseURL`, keeping the base's own path
+    /// (`https://HOST/api/v3` + `/repos/…`).
+    public static func get(
+        _ baseURL: URL, path: String, query: [URLQueryItem] = [], headers: HTTPHeaders = [:], secrets: [String] = []
+    ) -> HTTPRequest {
+        HTTPRequest(.get, url: url(baseURL, path: path, query: query), headers: headers, secrets: secrets)
+    }
+
+    /// `baseURL` + `path` + query, with the query percent-encoded strictly (`+` and `&` in a value stay data).
+    public static func url(_ baseURL: URL, path: String, query: [URLQueryItem] = []) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        let basePath = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.path = basePath + (path.hasPrefix("/") ? path : "/" + path)
+        if !query.isEmpty {
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "&=+;#?/")
+            components.percentEncodedQuery = query.map { item in
+                let name = item.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? item.name
+                guard let value = item.value else { return name }
+                return "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+            }.joined(separator: "&")
+        }
+        return components.url ?? baseURL
+    }
+}

@@ -1,0 +1,97 @@
+import Domain
+import Foundation
+import ProviderKit
+
+/// The options every HTTP provider accepts (`baseURL`, `maxRetries`, `requestTimeoutSeconds`,
+/// `maxResponseBytes`), read and validated one way so GitHub, TMDB and OpenWeather agree.
+///
+///     let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.defaultBaseURL,
+///                                       credentialOption: "apiKey", hasCredential: apiKey != nil)
+///     let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+public struct HTTPSourceOptions: Sendable, Hashable {
+    public var baseURL: URL
+    public var maxRetries: Int
+    /// Per attempt; nil means the source's timeout.
+    public var requestTimeoutSeconds: Double?
+    public var maxResponseBytes: Int
+
+    public init(
+        baseURL: URL, maxRetries: Int = RetryPolicy.defaultMaxRetries, requestTimeoutSeconds: Double? = nil,
+        maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes
+    ) {
+        self.baseURL = baseURL
+        self.maxRetries = maxRetries
+        self.requestTimeoutSeconds = requestTimeoutSeconds
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    public static let maxRetriesLimit = 10
+
+    /// The specs to append to a provider's own `options`.
+    public static func specs(defaultBaseURL: URL) -> [OptionSpec] {
+        [
+            OptionSpec("baseURL", "string (URL)", default: defaultBaseURL.absoluteString,
+                       help: "Where the API lives (a proxy, an enterprise host, a test server). https:// is required "
+                           + "when a credential is sent, except to loopback hosts."),
+            OptionSpec("maxRetries", "integer 0–\(maxRetriesLimit)", default: String(RetryPolicy.defaultMaxRetries),
+                       help: "Repeats of a GET after a network error, 429 or 5xx (exponential backoff with jitter; "
+                           + "Retry-After honoured when it fits in the source's timeout)."),
+            OptionSpec("requestTimeoutSeconds", "number", default: "the source's timeout",
+                       help: "The longest one request may take."),
+            OptionSpec("maxResponseBytes", "integer", default: String(HTTPClientConfiguration.defaultMaxResponseBytes),
+                       help: "Responses larger than this are refused (16 MiB by default)."),
+        ]
+    }
+
+    /// Reads the options, recording problems in `reader` (the caller's `finish()` throws them).
+    /// - Parameters:
+    ///   - credentialOption: the option holding the credential, named in the plain-http problem.
+    ///   - hasCredential: whether this source will send one (a plain-http base URL is refused then).
+    public static func read(
+        _ reader: OptionsReader, defaultBaseURL: URL, credentialOption: String? = nil, hasCredential: Bool = false
+    ) -> HTTPSourceOptions {
+        var options = HTTPSourceOptions(baseURL: defaultBaseURL)
+        if let text = reader.value("baseURL", as: String.self) {
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+               url.host?.isEmpty == false, url.query == nil {
+                options.baseURL = url
+            } else {
+                reader.problem("baseURL", "expected an http:// or https:// URL with a host and no query, found '\(text)'")
+            }
+        }
+        if hasCredential, Redactor.credentialTransportProblem(options.baseURL) != nil {
+            let what = credentialOption.map { "'\($0)'" } ?? "a credential"
+            reader.problem("baseURL", "refusing to send \(what) over plain http:// to \(options.baseURL.host ?? "?"); "
+                + "use https:// (plain http is allowed only for loopback hosts)")
+        }
+        if let retries = reader.value("maxRetries", as: Int.self) {
+            if (0...maxRetriesLimit).contains(retries) {
+                options.maxRetries = retries
+            } else {
+                reader.problem("maxRetries", "must be between 0 and \(maxRetriesLimit), found \(retries)")
+            }
+        }
+        if let timeout = reader.value("requestTimeoutSeconds", as: Double.self) {
+            if timeout > 0 { options.requestTimeoutSeconds = timeout } else {
+                reader.problem("requestTimeoutSeconds", "must be greater than 0")
+            }
+        }
+        if let cap = reader.value("maxResponseBytes", as: Int.self) {
+            if cap > 0 { options.maxResponseBytes = cap } else {
+                reader.problem("maxResponseBytes", "must be greater than 0")
+            }
+        }
+        return options
+    }
+
+    /// The client configuration for one source: its concurrency as the connection limit, its logger.
+    public func clientConfiguration(for source: SourceConfiguration, retry: RetryPolicy? = nil) -> HTTPClientConfiguration {
+        HTTPClientConfiguration(
+            maxConnectionsPerHost: source.concurrency,
+            requestTimeout: requestTimeoutSeconds ?? source.timeoutSeconds,
+            maxResponseBytes: maxResponseBytes,
+            retry: retry ?? RetryPolicy(maxRetries: maxRetries),
+            logger: source.logger,
+            sourceID: source.id)
+    }
+}

@@ -1,0 +1,104 @@
+import Domain
+import Foundation
+import HTTPClient
+import ProviderKit
+
+/// `"provider": "openweather"`: current weather for many cities at once from OpenWeather's Current Weather
+/// API 2.5 (`GET {baseURL}/data/2.5/weather?q=CITY&appid=KEY&units=UNITS[&lang=LANG]`).
+///
+///     { "id": "weather", "provider": "openweather",
+///       "options": { "cities": ["Seoul", { "id": 2643743 }, { "lat": 44.34, "lon": 10.99 }],
+///                    "units": "metric", "apiKey": "${OPENWEATHER_API_KEY}" } }
+///
+/// Cities are fetched concurrently (the source's `concurrency`) and reported in manifest order. Partial
+/// failure follows the shared policy (`ItemSink.finish(collecting:)`): a city that fails (404, say) is a
+/// warning naming it and the source stays `ok` with the other cities; the source is `error` only when
+/// every city failed.
+///
+/// Items: `kind: "weather"`, `id` = the city as asked for, `title` = the place's name, `subtitle` like
+/// `Clouds, 21.3 °C`, `date` = observation time. `fields` keys (absent when the service omits them):
+/// `condition`, `description`, `units`, `temperature`, `temperatureUnit`, `feelsLike`, `temperatureMin`,
+/// `temperatureMax`, `humidity` (%), `pressure` (hPa), `windSpeed`, `windSpeedUnit`, `windDirection` (°),
+/// `cloudiness` (%), `visibility` (m), `rainLastHour`, `snowLastHour` (mm), `country`, `utcOffsetSeconds`.
+public struct OpenWeatherProvider: Provider {
+    public static let defaultBaseURL = URL(string: "https://api.openweathermap.org")!
+
+    public init() {}
+
+    public var name: String { "openweather" }
+
+    public var summary: String { "Current weather for many cities at once (OpenWeather, API key required)" }
+
+    public var options: [OptionSpec] {
+        [
+            OptionSpec("cities", "array of city names, { \"id\": N } or { \"lat\": N, \"lon\": N }", required: true,
+                       help: "The places to report, in output order."),
+            OptionSpec("apiKey", "string", required: true,
+                       help: "OpenWeather API key; normally \"${OPENWEATHER_API_KEY}\". Never printed."),
+            OptionSpec("units", "standard|metric|imperial", default: UnitSystem.metric.rawValue,
+                       help: "Kelvin and m/s, °C and m/s, or °F and mph."),
+            OptionSpec("lang", "string", help: "Language of the condition descriptions (\"de\", \"ko\", …)."),
+        ] + HTTPSourceOptions.specs(defaultBaseURL: Self.defaultBaseURL)
+    }
+
+    public func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
+        let reader = OptionsReader(configuration, specs: options)
+        let cities = reader.require("cities", as: [CityOption].self)
+        if let cities, cities.isEmpty { reader.problem("cities", "name at least one city") }
+        let apiKey = reader.require("apiKey", as: String.self)
+        if let apiKey, apiKey.trimmingCharacters(in: .whitespaces).isEmpty {
+            reader.problem("apiKey", "is empty; set it, normally to \"${OPENWEATHER_API_KEY}\"")
+        }
+        let units = reader.value("units", as: UnitSystem.self) ?? .metric
+        let language = reader.value("lang", as: String.self)
+        if let language, language.isEmpty { reader.problem("lang", "is empty; leave it out for English") }
+        let http = HTTPSourceOptions.read(
+            reader, defaultBaseURL: Self.defaultBaseURL, credentialOption: "apiKey", hasCredential: true)
+        try reader.finish()
+        guard let cities, let apiKey else { throw ManifestError(path: configuration.optionsPath, "incomplete options") }
+
+        let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+        let repository = OpenWeatherRepository(
+            client: client, baseURL: http.baseURL, apiKey: apiKey, units: units, language: language)
+        return FetchWeatherUseCase(repository: repository, locations: cities.map(\.location))
+    }
+}
+
+/// A city as the manifest may give it: a name, `{ "id": N }` or `{ "lat": N, "lon": N }`.
+struct CityOption: OptionValue {
+    var location: WeatherLocation
+
+    init(option: JSONValue, path: String) throws(ManifestError) {
+        switch option {
+        case .string(let name):
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ManifestError(path: path, "a city name cannot be empty")
+            }
+            location = .name(name)
+        case .object(let members):
+            let keys = Set(members.keys)
+            if keys == ["id"] {
+                let id = try Int(option: members["id"]!, path: "\(path).id")
+                guard id > 0 else { throw ManifestError(path: "\(path).id", "must be a positive city id") }
+                location = .id(id)
+            } else if keys == ["lat", "lon"] {
+                let latitude = try Double(option: members["lat"]!, path: "\(path).lat")
+                let longitude = try Double(option: members["lon"]!, path: "\(path).lon")
+                var problems: [ManifestProblem] = []
+                if !(-90...90).contains(latitude) {
+                    problems.append(ManifestProblem(path: "\(path).lat", message: "must be between -90 and 90"))
+                }
+                if !(-180...180).contains(longitude) {
+                    problems.append(ManifestProblem(path: "\(path).lon", message: "must be between -180 and 180"))
+                }
+                if !problems.isEmpty { throw ManifestError(problems) }
+                location = .coordinates(latitude: latitude, longitude: longitude)
+            } else {
+                throw ManifestError(path: path, "expected { \"id\": N } or { \"lat\": N, \"lon\": N }, found keys "
+                    + (keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ")))
+            }
+        default:
+            throw Self.mismatch("a city name or an object", option, at: path)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import Domain
+
+/// `--format json`: the whole run as one pretty-printed document (2-space indent, stable key order,
+/// ISO 8601 UTC dates), followed by a newline. See `ReportJSON` for the shapes.
+public struct JSONRenderer {
+    public init() {}
+}
+
+extension JSONRenderer: ReportRenderer {
+    public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
+        output.write(ReportJSON.document(report, options: options).pretty)
+        output.write("\n")
+    }
+}

@@ -1,0 +1,110 @@
+import Domain
+
+/// `--format markdown`: a `## id (provider) — status, N items` section per source with its problems and
+/// warnings, then a GitHub table of its items (the table renderer's kind-aware columns, titles linked
+/// to the item's URL). Text from the data is escaped so it can neither break the table (`|`, line
+/// breaks) nor turn into markup or HTML.
+public struct MarkdownRenderer {
+    public init() {}
+
+    private func heading(_ source: SourceReport, options: RenderOptions) -> String {
+        var parts = [source.status.rawValue, HumanFormat.count(source.items.count, "item")]
+        if options.verbose, source.status != .skipped { parts.append(HumanFormat.duration(source.duration)) }
+        let name = Self.escape(source.id, lineBreak: " ")
+        let provider = Self.escape(source.descriptor.provider, lineBreak: " ")
+        return "## \(name) (\(provider)) — " + parts.joined(separator: ", ")
+    }
+
+    private func writeTable(_ kind: ItemKind, _ items: ArraySlice<Item>, to output: inout some TextOutputStream) {
+        let columns = KindColumn.columns(for: kind, items: items)
+        let headers = columns.map { $0.header.prefix(1) + $0.header.dropFirst().lowercased() }
+        output.write("| " + headers.joined(separator: " | ") + " |\n")
+        output.write("|" + columns.map { $0.alignment == .right ? " ---: |" : " --- |" }.joined() + "\n")
+        for item in items {
+            let cells = columns.map { column in
+                let text = Self.escape(column.value(item))
+                guard column.isTitle, let url = item.url else { return text }
+                return "[\(text)](\(Self.escapeURL(url.absoluteString)))"
+            }
+            output.write("| " + cells.joined(separator: " | ") + " |\n")
+        }
+    }
+
+    /// Escapes Markdown and HTML syntax that can act mid-line (callers never start a line with data, so
+    /// `#`, `-` and `1.` need nothing); line breaks become `lineBreak` (`<br>` inside table cells).
+    static func escape(_ text: String, lineBreak: String = "<br>") -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\n", "\r", "\r\n": out += lineBreak
+            case "\\", "|", "*", "_", "`", "[", "]": out += "\\" + String(character)
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            default:
+                if character.unicodeScalars.contains(where: TerminalText.isControl) {
+                    out += " "
+                } else {
+                    out.append(character)
+                }
+            }
+        }
+        return out
+    }
+
+    /// A URL safe inside `(…)` of a link: the characters that would end or split it, percent-encoded.
+    static func escapeURL(_ url: String) -> String {
+        var out = ""
+        for scalar in url.unicodeScalars {
+            switch scalar {
+            case "(": out += "%28"
+            case ")": out += "%29"
+            case "|": out += "%7C"
+            case " ": out += "%20"
+            case "<": out += "%3C"
+            case ">": out += "%3E"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
+
+extension MarkdownRenderer: ReportRenderer {
+    public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
+        output.write("# Aggregate report\n\nGenerated at \(ISO8601.string(from: report.generatedAt)).\n")
+        guard !report.sources.isEmpty else {
+            output.write("\n_No sources._\n")
+            return
+        }
+        for source in report.sources {
+            output.write("\n" + heading(source, options: options) + "\n")
+            let isSkipped = source.status == .skipped
+            if let error = source.error {
+                let label = isSkipped ? "Skipped" : "Error"
+                output.write("\n**\(label) (\(error.kind.rawValue)):** \(Self.escape(error.message, lineBreak: " "))\n")
+            }
+            if let message = source.message, message != source.error?.message {
+                output.write("\n**\(isSkipped ? "Skipped" : "Note"):** \(Self.escape(message, lineBreak: " "))\n")
+            }
+            if !source.warnings.isEmpty {
+                output.write("\n")
+                for warning in source.warnings {
+                    output.write("- ⚠ " + Self.escape(warning, lineBreak: " ") + "\n")
+                }
+            }
+            let shown = options.shownItems(source.items)
+            if shown.isEmpty, source.status == .ok || source.status == .stale {
+                output.write("\n_No items._\n")
+            }
+            for run in shown.runsByKind {
+                output.write("\n")
+                writeTable(run.kind, run.items, to: &output)
+            }
+            let hidden = SourceSummary.hiddenCount(of: source, options: options)
+            if hidden > 0 {
+                output.write("\n_… \(HumanFormat.count(hidden, "more item")) not shown._\n")
+            }
+        }
+    }
+}

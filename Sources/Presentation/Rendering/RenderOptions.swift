@@ -1,0 +1,27 @@
+/// How a renderer shapes its output. Formats ignore the options that make no sense for them.
+public struct RenderOptions: Sendable {
+    /// At most this many items per source in the output; a source's `itemCount` still counts every item
+    /// it delivered. `nil` shows everything.
+    public var limit: Int?
+    /// Table and Markdown: show per-source durations.
+    public var verbose: Bool
+    /// Table: ANSI colours. The caller decides (only when stdout is a terminal, `NO_COLOR` unset).
+    public var color: Bool
+    /// Table: terminal columns to fit cells into (truncated with `…`); `nil` never truncates.
+    public var width: Int?
+
+    public init(limit: Int? = nil, verbose: Bool = false, color: Bool = false, width: Int? = nil) {
+        self.limit = limit
+        self.verbose = verbose
+        self.color = color
+        self.width = width
+    }
+}
+
+extension RenderOptions {
+    /// The items of `source` to show under `limit`, in the source's own order.
+    func shownItems<C: Collection>(_ items: C) -> C.SubSequence {
+        guard let limit else { return items[...] }
+        return items.prefix(max(0, limit))
+    }
+}

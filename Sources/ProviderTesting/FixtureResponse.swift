@@ -1,0 +1,93 @@
+import Foundation
+
+/// One scripted answer of the loopback `FixtureServer`: a recorded status, headers and body, optionally
+/// late (latency) or broken on the wire (a fault).
+public struct FixtureResponse: Sendable {
+    /// Ways to break the exchange below HTTP.
+    public enum Fault: Sendable, Hashable {
+        /// Close the connection as soon as the request is read, with no response at all.
+        case closeWithoutResponse
+        /// Send the headers (with the full `Content-Length`) and the first `afterBytes` bytes of the body,
+        /// then close the connection.
+        case truncateBody(afterBytes: Int)
+        /// Send the headers and the first `afterBytes` bytes, wait `seconds`, then send the rest
+        /// (a slow body, for timeouts that strike mid-transfer).
+        case stallBody(afterBytes: Int, seconds: Double)
+    }
+
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+    /// Seconds to wait before answering.
+    public var delay: TimeInterval
+    public var fault: Fault?
+
+    public init(
+        status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
+        delay: TimeInterval = 0, fault: Fault? = nil
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delay = delay
+        self.fault = fault
+    }
+
+    /// A JSON body given as text, with `Content-Type: application/json; charset=utf-8`.
+    public static func json(
+        _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> FixtureResponse {
+        FixtureResponse(
+            status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
+            body: Data(text.utf8))
+    }
+
+    /// A recorded body read from a file (a test target's `Fixtures/`).
+    public static func file(
+        _ url: URL, status: Int = 200, contentType: String = "application/json; charset=utf-8",
+        headers: [(name: String, value: String)] = []
+    ) throws -> FixtureResponse {
+        FixtureResponse(status: status, headers: [("Content-Type", contentType)] + headers, body: try Data(contentsOf: url))
+    }
+
+    /// The same response after `seconds` of latency.
+    public func delayed(_ seconds: TimeInterval) -> FixtureResponse {
+        var copy = self
+        copy.delay = seconds
+        return copy
+    }
+
+    /// The same response broken by `fault`.
+    public func with(_ fault: Fault) -> FixtureResponse {
+        var copy = self
+        copy.fault = fault
+        return copy
+    }
+}
+
+/// A request the `FixtureServer` received, for assertions (what was sent, how often).
+public struct RecordedRequest: Sendable, Hashable {
+    public var method: String
+    public var path: String
+    /// Query items, percent-decoded, in order.
+    public var queryItems: [URLQueryItem]
+    /// The request target exactly as sent (`/data/2.5/weather?q=Seoul&appid=…`).
+    public var target: String
+    /// Header names lowercased.
+    public var headers: [String: String]
+
+    public init(method: String, path: String, queryItems: [URLQueryItem], target: String, headers: [String: String]) {
+        self.method = method
+        self.path = path
+        self.queryItems = queryItems
+        self.target = target
+        self.headers = headers
+    }
+
+    /// The last value of query item `name`.
+    public func query(_ name: String) -> String? {
+        queryItems.last { $0.name == name }?.value
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}

@@ -1,0 +1,49 @@
+import Domain
+import Foundation
+import Logging
+import ProviderKit
+
+/// Runs a source the way `aggregate` does (its own timeout, cancellation at the deadline) and hands back
+/// its report: items, warnings, status and error.
+///
+/// Async on purpose: the wait suspends instead of blocking, so it is safe from any Swift Testing test
+/// (a blocked cooperative thread could starve the in-process fixture server, which runs on the same pool).
+public enum SourceRunner {
+    public static func run(
+        _ source: any ItemSource, id: String = "test", provider: String = "test", timeoutSeconds: Double = 10,
+        concurrency: Int = 4
+    ) async -> SourceReport {
+        let descriptor = SourceDescriptor(id: id, provider: provider, timeoutSeconds: timeoutSeconds, concurrency: concurrency)
+        return await AggregateSourcesUseCase().execute([PlannedSource(descriptor: descriptor, plan: .load(source))])
+            .sources[0]
+    }
+
+    /// Every human-readable text a report carries (error, message, warnings, item texts): what a redaction
+    /// test searches for secrets.
+    public static func texts(of report: SourceReport) -> [String] {
+        var texts = report.warnings
+        if let error = report.error { texts.append(error.description) }
+        if let message = report.message { texts.append(message) }
+        for item in report.items {
+            texts.append(item.id)
+            texts.append(item.title)
+            texts.append(item.subtitle ?? "")
+            texts.append(item.url?.absoluteString ?? "")
+            texts.append(JSONValue.object(item.fields).compactJSON)
+        }
+        return texts
+    }
+}
+
+extension SourceConfiguration {
+    /// A configuration as the manifest loader would build it, for provider tests.
+    public static func testing(
+        id: String = "test", options: JSONValue, timeoutSeconds: Double = 10, concurrency: Int = 4,
+        query: String? = nil, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    ) -> SourceConfiguration {
+        SourceConfiguration(
+            id: id, options: options, optionsPath: "sources[0].options", baseDirectory: baseDirectory,
+            timeoutSeconds: timeoutSeconds, concurrency: concurrency, query: query, logger: logger)
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+
+@main
+struct Aggregate: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "aggregate",
+        abstract: "Pull data from many sources at once and print one clean result.",
+        discussion: """
+            Sources are declared in manifest.json (see README.md) and load concurrently; \
+            a slow or broken source is reported on its own and never spoils the others. \
+            'run' is the default command: see 'aggregate run --help' for its options.
+
+            EXAMPLES
+              aggregate                              every enabled source, as a table
+              aggregate --sources weather,issues     only these (even if disabled)
+              aggregate --format json > out.json     stable JSON for scripts
+              aggregate -f ndjson --limit 5          one item per line, 5 per source
+              aggregate --deadline 3 --verbose       give up after 3 s; show timings
+              aggregate validate --manifest m.json   check a manifest; fetch nothing
+              aggregate list                         which sources would run, and why
+              aggregate providers                    providers and their options
+
+            EXIT STATUS
+              0   every selected source ok (or skipped because it is disabled)
+              1   a source failed, timed out or could not run (the rest is printed)
+              64  bad command line
+              78  invalid manifest (nothing is fetched)
+            """,
+        version: version,
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+}

@@ -1,0 +1,43 @@
+import App
+import ArgumentParser
+import Foundation
+import Logging
+import ProviderKit
+
+/// `--manifest` and how a command turns it into a composition root.
+struct ManifestOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The manifest to read (default: $AGGREGATE_MANIFEST, else ./manifest.json).", valueName: "path"))
+    var manifest: String?
+
+    var manifestURL: URL {
+        let path = manifest ?? ProcessInfo.processInfo.environment["AGGREGATE_MANIFEST"] ?? "manifest.json"
+        return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+    }
+
+    var displayPath: String {
+        manifest ?? ProcessInfo.processInfo.environment["AGGREGATE_MANIFEST"] ?? "manifest.json"
+    }
+
+    /// Loads and validates the manifest; an invalid one prints every problem and exits 78.
+    func loadContainer(logger: Logger = Logger(label: "aggregate")) throws -> AppDIContainer {
+        do throws(ManifestError) {
+            return try AppDIContainer.load(manifestAt: manifestURL, logger: logger)
+        } catch {
+            var message = "error: \(displayPath) is invalid:\n"
+            for problem in error.problems {
+                message += "  \(problem)\n"
+            }
+            Terminal.writeError(message)
+            throw ExitCode(ExitStatus.invalidManifest)
+        }
+    }
+}
+
+enum ExitStatus {
+    static let sourcesFailed: Int32 = 1
+    static let usage: Int32 = 64
+    static let invalidManifest: Int32 = 78
+}

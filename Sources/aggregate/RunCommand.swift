@@ -1,0 +1,122 @@
+import App
+import ArgumentParser
+import Domain
+import Foundation
+import Logging
+import Presentation
+
+/// The default command: load the selected sources concurrently and print one result.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Load the selected sources concurrently and print one result (the default command).",
+        discussion: """
+            Data goes to stdout; progress, warnings and --verbose logs go to stderr. Live progress is shown \
+            only when stderr is a terminal and --quiet is not given.
+            """
+    )
+
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Comma-separated source ids to run (default: every enabled source). A named source runs even if disabled.",
+            valueName: "ids"))
+    var sources: [String] = []
+
+    @Option(name: [.customShort("f"), .long], help: "Output format.")
+    var format: OutputFormat = .table
+
+    @Option(name: .long, help: ArgumentHelp("At most N items per source in the output.", valueName: "n"))
+    var limit: Int?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Give the whole run at most this many seconds; sources still loading are reported as timed out.",
+            valueName: "seconds"))
+    var deadline: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A search query for the selected sources whose provider accepts one.", valueName: "text"))
+    var query: String?
+
+    @Flag(name: .shortAndLong, help: "No progress or warnings on stderr.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Per-source timings and one log line per request on stderr.")
+    var verbose = false
+
+    var selection: [String]? {
+        let ids = sources.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return ids.isEmpty ? nil : ids
+    }
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
+        if let deadline, !(deadline > 0) { throw ValidationError("--deadline must be a number of seconds above 0.") }
+        if !sources.isEmpty, selection == nil { throw ValidationError("--sources needs at least one source id.") }
+        if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+        if let query, query.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--query needs some text.")
+        }
+    }
+
+    func run() throws {
+        Terminal.ignoreBrokenPipes()
+        let logger = Logger(label: "aggregate") { label in
+            StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
+        }
+        let container = try manifestOptions.loadContainer(logger: logger)
+        let plan: [PlannedSource]
+        do throws(SelectionError) {
+            plan = try container.plan(selection: selection, query: query)
+        } catch {
+            throw ValidationError(error.description)
+        }
+
+        let viewModel = AggregateViewModel()
+        let progress = Terminal.stderrIsTTY && !quiet
+            ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
+            : nil
+        progress?.attach(to: viewModel)
+        let report = container.makeAggregateSourcesUseCase()
+            .executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
+        progress?.finish()  // before stdout: both usually share one terminal
+
+        let output = StandardOutput()
+        var stream = output
+        let options = RenderOptions(
+            limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
+            width: Terminal.stdoutWidth)
+        Renderers.renderer(for: format).render(report, options: options, to: &stream)
+        output.flush()
+
+        reportOnStandardError(report)
+        if report.hasFailures { throw ExitCode(ExitStatus.sourcesFailed) }
+    }
+
+    /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.
+    /// The table shows them itself.
+    private func reportOnStandardError(_ report: AggregateReport) {
+        for source in report.sources {
+            if verbose {
+                let milliseconds = Int((source.duration * 1000).rounded())
+                Terminal.writeError(
+                    "aggregate: \(source.id): \(source.status.rawValue), \(source.items.count) items, \(milliseconds) ms\n")
+            }
+            guard !quiet, format != .table else { continue }
+            if let error = source.error {
+                Terminal.writeError("aggregate: \(source.id): \(source.status.rawValue) (\(error.kind.rawValue)): \(error.message)\n")
+            }
+            for warning in source.warnings {
+                Terminal.writeError("aggregate: \(source.id): warning: \(warning)\n")
+            }
+        }
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's terminal: stderr for people, stdout for data.
+enum Terminal {
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+    static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Colour only for a terminal, and never when NO_COLOR is set (https://no-color.org).
+    static var stdoutWantsColor: Bool {
+        stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    /// Columns of the terminal stdout is on; nil when stdout is not a terminal (no truncation for pipes).
+    static var stdoutWidth: Int? {
+        stdoutIsTTY ? width(of: STDOUT_FILENO) : nil
+    }
+
+    /// Columns of the terminal stderr is on (live progress must not wrap, or the redraw breaks).
+    static var stderrWidth: Int { width(of: STDERR_FILENO) }
+
+    private static func width(of descriptor: Int32) -> Int {
+        var size = winsize()
+        if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
+    }
+
+    static var stderrWantsColor: Bool {
+        stderrIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    /// A closed pipe (`aggregate … | head`) should end the program quietly, not kill it with SIGPIPE.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// Buffered stdout as a `TextOutputStream`, so renderers can stream large results without one giant string.
+final class StandardOutput: TextOutputStream {
+    private var buffer = Data()
+    private(set) var failed = false
+
+    func write(_ string: String) {
+        buffer.append(contentsOf: string.utf8)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty, !failed else { return }
+        do {
+            try FileHandle.standardOutput.write(contentsOf: buffer)
+        } catch {
+            failed = true  // the reader went away; nothing more to say to it
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,84 @@
+import Domain
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Item sink")
+struct ItemSinkTests {
+    /// What a sink reported, captured for assertions.
+    final class Recorder: Sendable {
+        final class Log: Sendable {
+            let items = Mutex<[String]>([])
+            let outcome = Mutex<(ItemSink.Outcome, [String])?>(nil)
+            let finishes = Mutex(0)
+        }
+
+        let log = Log()
+        let sink: ItemSink
+
+        init() {
+            let log = self.log
+            sink = ItemSink(
+                onItems: { batch in log.items.withLock { $0 += batch.map(\.id) } },
+                onFinish: { result, warnings in
+                    log.outcome.withLock { $0 = (result, warnings) }
+                    log.finishes.withLock { $0 += 1 }
+                })
+        }
+
+        var items: [String] { log.items.withLock { $0 } }
+        var outcome: (ItemSink.Outcome, [String])? { log.outcome.withLock { $0 } }
+        var finishes: Int { log.finishes.withLock { $0 } }
+    }
+
+    private func item(_ id: String) -> Item { Item(kind: .record, id: id, title: id) }
+
+    @Test("the first finish wins and later items are ignored")
+    func firstFinishWins() {
+        let recorder = Recorder()
+        let sink = recorder.sink
+        sink.emit([item("a")])
+        #expect(sink.close(.timedOut(SourceError(.timeout, "late"))))
+        sink.emit([item("b")])
+        sink.finish()
+        #expect(recorder.items == ["a"])
+        #expect(recorder.finishes == 1)
+        #expect(recorder.outcome?.0 == .timedOut(SourceError(.timeout, "late")))
+    }
+
+    @Test("one failed request of several becomes a warning naming it; the others' items are kept in order")
+    func partialFailure() {
+        let recorder = Recorder()
+        recorder.sink.finish(collecting: [
+            (label: "Seoul", result: .success([item("seoul")])),
+            (label: "Nowhere", result: .failure(SourceError(.notFound, "city not found"))),
+            (label: "Busan", result: .success([item("busan")])),
+        ])
+        #expect(recorder.items == ["seoul", "busan"])
+        let outcome = recorder.outcome
+        #expect(outcome?.0 == .completed)
+        #expect(outcome?.1 == ["Nowhere: notFound: city not found"])
+    }
+
+    @Test("the source fails only when every request failed, with each one named")
+    func allFailed() {
+        let recorder = Recorder()
+        recorder.sink.finish(collecting: [
+            (label: "a", result: .failure(SourceError(.unauthorized, "bad key"))),
+            (label: "b", result: .failure(SourceError(.unauthorized, "bad key"))),
+        ])
+        guard case .failed(let error)? = recorder.outcome?.0 else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect(error.kind == .unauthorized)
+        #expect(error.message == "all 2 requests failed: a: bad key; b: bad key")
+    }
+
+    @Test("a single failed request keeps its kind and is prefixed with its label")
+    func singleFailure() {
+        let recorder = Recorder()
+        recorder.sink.finish(collecting: [(label: "x.csv", result: .failure(SourceError(.parse, "line 3: bad row")))])
+        #expect(recorder.outcome?.0 == .failed(SourceError(.parse, "x.csv: line 3: bad row")))
+    }
+}

@@ -1,0 +1,152 @@
+import Dispatch
+import Domain
+import ExecProvider
+import Foundation
+import Logging
+import ProviderKit
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A private temporary directory holding the scripts of one test; removed when the test drops it.
+final class ScriptDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("exec-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Writes an executable `/bin/sh` script and returns its name (relative to the directory, with `./`).
+    @discardableResult
+    func script(_ name: String, _ body: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        return "./\(name)"
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func read(_ name: String) -> String? {
+        try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    /// Waits (bounded) for a file the program writes, such as its pid.
+    func waitForFile(_ name: String, seconds: Double = 10) async -> String? {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if let text = read(name), text.hasSuffix("\n") { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+}
+
+/// Log lines, kept for assertions.
+final class LogCapture: Sendable {
+    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "exec-tests") { _ in CapturingLogHandler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    func append(_ level: Logger.Level, _ message: String) { entries.withLock { $0.append((level, message)) } }
+    var messages: [String] { entries.withLock { $0.map(\.message) } }
+    func messages(at level: Logger.Level) -> [String] { entries.withLock { $0.filter { $0.level == level }.map(\.message) } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let capture: LogCapture
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        capture.append(event.level, event.message.description)
+    }
+}
+
+/// Builds an exec source from manifest options, as the composition root would.
+func makeSource(
+    _ options: JSONValue, in directory: URL, id: String = "ext", logger: Logger = Logger(label: "exec-tests"),
+    gracePeriod: Double = 0.5
+) throws(ManifestError) -> any ItemSource {
+    try ExecProvider(gracePeriod: gracePeriod).makeSource(SourceConfiguration(
+        id: id, options: options, optionsPath: "sources[0].options", baseDirectory: directory,
+        timeoutSeconds: 10, concurrency: 1, logger: logger))
+}
+
+/// Runs a source through the real aggregate use case, suspending (never blocking a pool thread).
+func run(_ source: any ItemSource, timeout: Double = 20) async -> SourceReport {
+    await AggregateSourcesUseCase().execute([PlannedSource(
+        descriptor: SourceDescriptor(id: "ext", provider: "exec", timeoutSeconds: timeout, concurrency: 1),
+        plan: .load(source))]).sources[0]
+}
+
+/// What one repository run delivered.
+struct StreamResult: Sendable {
+    var records: [Record] = []
+    var warnings: [String] = []
+    var error: SourceError?
+}
+
+/// Runs the repository directly with its own deadline, suspending (never blocking a pool thread).
+func stream(
+    _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
+    cancellation: CancellationToken = CancellationToken(), parentEnvironment: [String: String]? = nil
+) async -> StreamResult {
+    let repository = ExecRecordRepository(
+        command: command, logger: logger, gracePeriod: gracePeriod,
+        parentEnvironment: parentEnvironment ?? ProcessInfo.processInfo.environment)
+    let result = Mutex(StreamResult())
+    return await withCheckedContinuation { continuation in
+        repository.streamRecords(
+            deadline: .now() + timeout, cancellation: cancellation,
+            onRecords: { records in result.withLock { $0.records.append(contentsOf: records) } },
+            onWarning: { warning in result.withLock { $0.warnings.append(warning) } },
+            completion: { error in
+                result.withLock { $0.error = error }
+                continuation.resume(returning: result.withLock { $0 })
+            })
+    }
+}
+
+/// Whether a process still runs (a zombie left for another parent to reap counts as gone).
+func isAlive(_ pid: pid_t) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+       let close = stat.lastIndex(of: ")") {
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).prefix(1)
+        return state != "Z" && state != "X"
+    }
+    return true
+}
+
+/// Waits (bounded) until the process is gone; a killed orphan is reaped asynchronously by its new parent.
+func isGone(_ pid: pid_t, within seconds: Double = 10) async -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if !isAlive(pid) { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+}
+
+/// The repository's `Examples/exec` folder.
+let examplesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Examples/exec")

@@ -1,0 +1,100 @@
+import Domain
+import Foundation
+import Testing
+
+@testable import FilesProvider
+
+@Suite("NDJSON reader")
+struct NDJSONFileReaderTests {
+    @Test("each non-blank line is a row with its own line number")
+    func rows() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("a.ndjson", "{\"n\":1}\n\n   \n{\"n\":2}\r\n{\"n\":3}")
+        let rows = try readAllRows(NDJSONFileReader(), at: file)
+        #expect(rows.map(\.fields) == [["n": 1], ["n": 2], ["n": 3]])
+        #expect(rows.map(\.line) == [1, 4, 5])
+    }
+
+    @Test("a bad line fails the file with its line number, without crashing")
+    func badLine() throws {
+        let directory = try TemporaryDirectory()
+        var text = ""
+        for index in 1...16 { text += "{\"n\":\(index)}\n" }
+        text += "{\"n\": 17,,}\n{\"n\":18}\n"
+        let file = try directory.write("data.ndjson", text)
+        let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(), at: file) })
+        #expect(error.kind == .parse)
+        #expect(error.message.hasPrefix("line 17: invalid JSON: "))
+    }
+
+    @Test("a line that is valid JSON but not an object is refused")
+    func notAnObject() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("a.ndjson", "{\"n\":1}\n[1,2]\n")
+        let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(), at: file) })
+        #expect(error == SourceError(.parse, "line 2: expected each line to be a JSON object, found an array"))
+    }
+
+    @Test("a byte-order mark and a missing final newline are tolerated")
+    func byteOrderMark() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("a.ndjson", Data([0xEF, 0xBB, 0xBF]) + Data("{\"n\":1}\n{\"n\":2}".utf8))
+        #expect(try readAllRows(NDJSONFileReader(), at: file).map(\.fields) == [["n": 1], ["n": 2]])
+    }
+
+    @Test("lines longer than the read chunk are reassembled")
+    func longLines() throws {
+        let directory = try TemporaryDirectory()
+        let long = String(repeating: "x", count: 700_000)
+        let file = try directory.write("a.ndjson", "{\"s\":\"\(long)\"}\n{\"s\":\"short\"}\n")
+        let rows = try readAllRows(NDJSONFileReader(), at: file)
+        #expect(rows.map { $0.fields["s"]?.stringValue?.count } == [700_000, 5])
+    }
+
+    @Test("a large file streams through a bounded buffer, one row at a time")
+    func largeFileStreams() throws {
+        let directory = try TemporaryDirectory()
+        let lineCount = 200_000
+        var text = ""
+        text.reserveCapacity(lineCount * 80)
+        for index in 1...lineCount {
+            text += "{\"id\":\(index),\"title\":\"Item number \(index)\",\"tags\":[\"a\",\"b\"],\"score\":\(Double(index) / 8)}\n"
+        }
+        let file = try directory.write("big.ndjson", text)
+        let fileSize = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(fileSize > 10_000_000)
+
+        var count = 0
+        var lastID: JSONValue?
+        var peakBuffer = 0
+        try NDJSONFileReader().readLines(
+            at: file, cancellation: CancellationToken(),
+            row: { row in
+                count += 1
+                lastID = row.fields["id"]
+            },
+            finished: { peakBuffer = $0.peakBufferSize })
+        #expect(count == lineCount)
+        #expect(lastID == .int(lineCount))
+        // The reader never held more than one chunk: the file is over 40 times that.
+        #expect(peakBuffer <= 256 << 10)
+        #expect(peakBuffer * 40 < fileSize)
+    }
+
+    @Test("cancellation stops reading within one check interval")
+    func cancellation() throws {
+        let directory = try TemporaryDirectory()
+        let text = (1...10_000).map { "{\"n\":\($0)}" }.joined(separator: "\n")
+        let file = try directory.write("a.ndjson", text)
+        let token = CancellationToken()
+        var count = 0
+        let error = readError {
+            try NDJSONFileReader().readRows(at: file, cancellation: token) { _ in
+                count += 1
+                if count == 10 { token.cancel() }
+            }
+        }
+        #expect(error == .cancelled)
+        #expect(count < 10 + cancellationCheckInterval)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Runs the built `aggregate` binary as a user would, capturing stdout, stderr and the exit status.
+struct CommandResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// stdout parsed as a JSON object (the `--format json` envelope).
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+            throw CocoaError(.propertyListReadCorrupt)
+        }
+        return object
+    }
+
+    func sources() throws -> [[String: Any]] { try json()["sources"] as? [[String: Any]] ?? [] }
+    func items() throws -> [[String: Any]] { try json()["items"] as? [[String: Any]] ?? [] }
+}
+
+enum Aggregate {
+    /// The binary SwiftPM built next to the test bundle.
+    static var binary: URL {
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        // macOS runs tests from inside an .xctest bundle.
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("aggregate")
+    }
+
+    /// The repository's root (for the shipped manifest and sample data).
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs the binary to completion. Async because the blocking part (pipes, waiting for exit) happens on a
+    /// thread of its own: blocking Dispatch's global queues, which also run Swift concurrency on Linux, starves
+    /// in-process test servers.
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
+        removing: [String] = []
+    ) async throws -> CommandResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        for key in removing { environment[key] = nil }
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        if let directory { process.currentDirectoryURL = directory }
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outputHandle = stdout.fileHandleForReading, errorHandle = stderr.fileHandleForReading
+        async let out = onOwnThread { outputHandle.readDataToEndOfFile() }
+        async let err = onOwnThread { errorHandle.readDataToEndOfFile() }
+        let (outData, errData) = await (out, err)
+        let status = await onOwnThread {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        return CommandResult(
+            status: status, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+}
+
+/// A temporary project directory with a manifest and data files.
+struct Sandbox {
+    let root: URL
+
+    init(manifest: String, files: [String: String] = [:]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data(manifest.utf8).write(to: root.appendingPathComponent("manifest.json"))
+        for (name, contents) in files {
+            try Data(contents.utf8).write(to: root.appendingPathComponent(name))
+        }
+    }
+
+    var manifestPath: String { root.appendingPathComponent("manifest.json").path }
+}
+
