@@ -81,7 +81,7 @@ let package = Package(
 
         // MARK: - Benchmarks
         // A tiny runner for Benchmarks/feeds/run.sh (parses one file, prints entries, seconds, peak RSS).
-        .executableTarget(name: "feed-bench", dependencies: ["FeedParsing"], path: "Benchmarks/feeds/FeedBench"),
+        .executableTarget(name: "feed-bench", dependencies: ["FeedParsing", "Domain"], path: "Benchmarks/feeds/FeedBench"),
 
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),

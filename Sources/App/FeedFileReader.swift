@@ -15,20 +15,25 @@ struct FeedFileReader: RecordFileReader {
     func readRows(
         at url: URL, cancellation: CancellationToken, row: (FileRow) throws(SourceError) -> Void
     ) throws(SourceError) {
-        let feed: Feed
+        var index = 0
         do {
-            feed = try FeedParser.parse(contentsOf: url, cancellation: cancellation)
+            // Streamed: rows go out as entries close, so a large feed file is never held whole.
+            _ = try FeedParser.parse(contentsOf: url, cancellation: cancellation) { (entry) throws(SourceError) in
+                index += 1
+                try row(FileRow(fields: Self.fields(of: entry), line: index))
+            }
         } catch {
             throw cancellation.isCancelled ? .cancelled : error
         }
-        for (index, entry) in feed.entries.enumerated() {
-            let item = entry.toItem(in: feed)
-            var fields = item.fields
-            fields["id"] = .string(entry.id)
-            fields["title"] = entry.title.map(JSONValue.string)
-            fields["url"] = entry.link.map { .string($0.absoluteString) }
-            fields["date"] = item.date.map { .string(ISO8601.string(from: $0)) }
-            try row(FileRow(fields: fields, line: index + 1))
-        }
+    }
+
+    static func fields(of entry: FeedEntry) -> [String: JSONValue] {
+        let item = entry.toItem(in: Feed(entries: []))
+        var fields = item.fields
+        fields["id"] = .string(entry.id)
+        fields["title"] = entry.title.map(JSONValue.string)
+        fields["url"] = entry.link.map { .string($0.absoluteString) }
+        fields["date"] = item.date.map { .string(ISO8601.string(from: $0)) }
+        return fields
     }
 }

@@ -35,6 +35,32 @@ public enum FeedParser {
         try parseDetailed(contentsOf: fileURL, maxEntries: maxEntries, cancellation: cancellation).feed
     }
 
+    /// Parses a local feed file and hands each entry to `onEntry` as soon as it closes, in document order,
+    /// keeping none: memory stays flat however many entries the file has. The returned `Feed` has the
+    /// title and link and no entries. An error `onEntry` throws stops the parse and is rethrown.
+    public static func parse(
+        contentsOf fileURL: URL, maxEntries: Int = .max, cancellation: CancellationToken? = nil,
+        onEntry: (FeedEntry) throws(SourceError) -> Void
+    ) throws(SourceError) -> Feed {
+        let descriptor = try openFile(fileURL)
+        defer { close(descriptor) }
+        var consumerError: SourceError?
+        let parsed = try withoutActuallyEscaping(onEntry) { (onEntry) throws(SourceError) -> Parsed in
+            try run(.file(descriptor: descriptor), charset: nil, baseURL: fileURL, maxEntries: maxEntries,
+                    cancellation: cancellation) { entry in
+                do throws(SourceError) {
+                    try onEntry(entry)
+                    return true
+                } catch {
+                    consumerError = error
+                    return false
+                }
+            }
+        }
+        if let consumerError { throw consumerError }
+        return parsed.feed
+    }
+
     /// Parses a feed body already in memory (an HTTP response).
     /// - Parameters:
     ///   - charset: the `charset` parameter of the HTTP `Content-Type`, if any.
@@ -72,11 +98,13 @@ public enum FeedParser {
     }
 
     private static func run(
-        _ source: FeedByteSource, charset: String?, baseURL: URL?, maxEntries: Int, cancellation: CancellationToken?
+        _ source: FeedByteSource, charset: String?, baseURL: URL?, maxEntries: Int, cancellation: CancellationToken?,
+        onEntry: ((FeedEntry) -> Bool)? = nil
     ) throws(SourceError) -> Parsed {
         guard maxEntries > 0 else { throw SourceError(.configuration, "maxEntries must be at least 1") }
         let stream = FeedInputStream(source: source, httpCharset: charset)
-        let handler = FeedSAXHandler(maxEntries: maxEntries, cancellation: cancellation, documentURL: baseURL)
+        let handler = FeedSAXHandler(
+            maxEntries: maxEntries, cancellation: cancellation, documentURL: baseURL, onEntry: onEntry)
         let parser = XMLParser(stream: stream)
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
@@ -95,7 +123,7 @@ public enum FeedParser {
             throw SourceError(.parse, "not an RSS, Atom or RDF feed (root element <\(root)>)")
         case .cancelled?:
             throw SourceError(.timeout, "cancelled")
-        case .enoughEntries?, nil:
+        case .enoughEntries?, .consumerStopped?, nil:
             break
         }
         // A parse that stopped because it had enough entries is complete by definition.

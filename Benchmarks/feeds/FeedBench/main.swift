@@ -1,21 +1,36 @@
-// Parses one feed file with FeedParsing and prints `entries seconds peak_rss_kib` on one line, for
-// Benchmarks/feeds/run.sh. Build with `swift build -c release --product feed-bench`.
+// Parses one feed file with FeedParsing and prints `entries seconds peak_rss_kib dated_entries` on one line,
+// for Benchmarks/feeds/run.sh. `--stream` hands entries to a callback instead of keeping them in a `Feed`.
+// Build with `swift build -c release --product feed-bench`.
+import Domain
 import FeedParsing
 import Foundation
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: feed-bench FILE\n".utf8))
+var arguments = Array(CommandLine.arguments.dropFirst())
+let stream = arguments.first == "--stream"
+if stream { arguments.removeFirst() }
+guard arguments.count == 1 else {
+    FileHandle.standardError.write(Data("usage: feed-bench [--stream] FILE\n".utf8))
     exit(64)
 }
-let url = URL(fileURLWithPath: CommandLine.arguments[1])
+let url = URL(fileURLWithPath: arguments[0])
 let clock = ContinuousClock()
 let start = clock.now
 do {
-    let feed = try FeedParser.parse(contentsOf: url, maxEntries: 1_000_000)
+    var count = 0
+    var dated = 0
+    if stream {
+        _ = try FeedParser.parse(contentsOf: url, maxEntries: 1_000_000) { (entry) throws(SourceError) in
+            count += 1
+            if entry.published != nil { dated += 1 }
+        }
+    } else {
+        let feed = try FeedParser.parse(contentsOf: url, maxEntries: 1_000_000)
+        count = feed.entries.count
+        for entry in feed.entries where entry.published != nil { dated += 1 }
+    }
     let elapsed = clock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let dated = feed.entries.filter { $0.published != nil }.count
-    print(feed.entries.count, String(format: "%.4f", seconds), peakResidentKiB(), dated)
+    print(count, String(format: "%.4f", seconds), peakResidentKiB(), dated)
 } catch {
     FileHandle.standardError.write(Data("feed-bench: \(error)\n".utf8))
     exit(1)

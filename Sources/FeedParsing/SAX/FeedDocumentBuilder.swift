@@ -17,7 +17,7 @@ struct FeedDocumentBuilder {
         var column: Int
     }
 
-    enum StopReason { case enoughEntries, cancelled, notAFeed(String) }
+    enum StopReason { case enoughEntries, cancelled, consumerStopped, notAFeed(String) }
 
     private enum Context { case rssRoot, rdfRoot, channel, entry, author, skip }
 
@@ -69,6 +69,9 @@ struct FeedDocumentBuilder {
     // MARK: - State
 
     private let maxEntries: Int
+    /// When set, entries go here as they close (false stops the parse) instead of into `entries`.
+    var onEntry: ((FeedEntry) -> Bool)?
+    private(set) var entryCount = 0
     private let cancellation: CancellationToken?
     private let documentURL: URL?
     private var frames: [Frame] = []
@@ -412,11 +415,20 @@ struct FeedDocumentBuilder {
     private mutating func finishEntry() -> Bool {
         guard let builder = entry else { return true }
         entry = nil
-        entries.append(builder.build(feedAuthor: nil))
-        if entries.count >= maxEntries {
+        entryCount += 1
+        if let onEntry {
+            // Streaming: an Atom feed's author is known by now (it precedes the entries).
+            if !onEntry(builder.build(feedAuthor: atomDocument ? feedAuthor : nil)) {
+                stopReason = .consumerStopped
+                return false
+            }
+        } else {
+            entries.append(builder.build(feedAuthor: nil))
+        }
+        if entryCount >= maxEntries {
             stopReason = .enoughEntries
             return false
-        } else if entries.count % 256 == 0, cancellation?.isCancelled == true {
+        } else if entryCount % 256 == 0, cancellation?.isCancelled == true {
             stopReason = .cancelled
             return false
         }

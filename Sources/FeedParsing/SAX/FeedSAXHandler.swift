@@ -10,8 +10,9 @@ import FoundationXML
 final class FeedSAXHandler: NSObject, XMLParserDelegate {
     private(set) var builder: FeedDocumentBuilder
 
-    init(maxEntries: Int, cancellation: CancellationToken?, documentURL: URL?) {
+    init(maxEntries: Int, cancellation: CancellationToken?, documentURL: URL?, onEntry: ((FeedEntry) -> Bool)? = nil) {
         builder = FeedDocumentBuilder(maxEntries: maxEntries, cancellation: cancellation, documentURL: documentURL)
+        builder.onEntry = onEntry
         super.init()
     }
 
