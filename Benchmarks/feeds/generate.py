@@ -33,7 +33,7 @@ def main():
             hh, mm, ss = rng.randrange(24), rng.randrange(60), rng.randrange(60)
             weekday = DAYS[(i * 3) % 7]
             zone = ZONES[i % len(ZONES)]
-            body = " ".join(f"&lt;p&gt;{sentence(rng, 12)}&lt;/p&gt;" for _ in range(3))
+            body = " ".join(f"&lt;p&gt;{sentence(rng, 10)}&lt;/p&gt;" for _ in range(3))
             f.write(
                 "<item>\n"
                 f"  <title>{sentence(rng, 6)} #{i}</title>\n"

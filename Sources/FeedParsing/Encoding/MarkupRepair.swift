@@ -22,10 +22,10 @@ struct MarkupRepair {
     private var declaredEntities: Set<String> = []
 
     /// Longest lookahead any decision needs; with fewer bytes left (and more to come) we wait.
-    private static let entityLookahead = 40
-    private static let declarationLookahead = 128
+    static let entityLookahead = 40
+    static let declarationLookahead = 128
     /// Longest text run rewritten as CDATA; longer ones keep their references.
-    private static let maxTextRun = 16 * 1024
+    static let maxTextRun = 16 * 1024
 
     /// Repairs `input` into `out` and returns how many input bytes were consumed. Unconsumed bytes (a
     /// construct cut by the chunk's end) must be passed again, in front of the next chunk.
@@ -35,7 +35,7 @@ struct MarkupRepair {
         }
     }
 
-    private mutating func process(
+    mutating func process(
         _ input: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, final: Bool,
         into out: inout [UInt8]
     ) -> Int {
@@ -168,15 +168,15 @@ struct MarkupRepair {
 
     // MARK: - Byte classes
 
-    private static let inContent: UInt8 = 1 << 0
-    private static let inTagMask: UInt8 = 1 << 1
-    private static let inAttribute: UInt8 = 1 << 2
-    private static let inCDATA: UInt8 = 1 << 3
-    private static let inComment: UInt8 = 1 << 4
-    private static let inTextRun: UInt8 = 1 << 5
+    static let inContent: UInt8 = 1 << 0
+    static let inTagMask: UInt8 = 1 << 1
+    static let inAttribute: UInt8 = 1 << 2
+    static let inCDATA: UInt8 = 1 << 3
+    static let inComment: UInt8 = 1 << 4
+    static let inTextRun: UInt8 = 1 << 5
 
     /// For each byte, the states in which it needs a look (a bit per state).
-    private static let byteClasses: [UInt8] = (0..<256).map { value in
+    static let byteClasses: [UInt8] = (0..<256).map { value in
         let byte = UInt8(value)
         var classes: UInt8 = 0
         if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
@@ -194,102 +194,11 @@ struct MarkupRepair {
         return classes
     }
 
-    // MARK: - Text runs as CDATA
-
-    /// Where the text run holding the `&` at `start` ends (the next `<`); -1 when that is beyond this chunk
-    /// and the run may still be short enough to wait for; nil when it is too long to rewrite.
-    private static func textRunEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, final: Bool) -> Int? {
-        let limit = min(input.count, start + maxTextRun)
-        var index = start
-        while index < limit {
-            if input[index] == 0x3C { return index }
-            index += 1
-        }
-        if limit == input.count { return final ? input.count : -1 }
-        return nil
-    }
-
-    /// Writes a text run with references in it as the characters they stand for, ready to sit in a CDATA
-    /// section: libxml2 reports a text node with entities as one piece per reference (`&lt;p&gt;` is five),
-    /// and escaped HTML in descriptions is the common case. False (with `out` partly written: the caller
-    /// rolls back) when the run cannot be CDATA: a `]]` in it, or an entity only the document defines.
-    private func decodeTextRun(
-        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, classes: UnsafeBufferPointer<UInt8>,
-        into out: inout [UInt8]
-    ) -> Bool {
-        var index = start
-        var runStart = start
-        let run = UnsafeBufferPointer(rebasing: input[..<end])
-        while true {
-            while index < end, classes[Int(input[index])] & Self.inTextRun == 0 { index += 1 }
-            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index])) }
-            guard index < end else { return true }
-            switch input[index] {
-            case 0x26:
-                let (length, scalar) = decodeReference(run, at: index)
-                guard let scalar else { return false }
-                if scalar != 0 { UTF8Repair.append(scalar, to: &out) }
-                index += length
-            case 0x5D:
-                if index + 1 < end, input[index + 1] == 0x5D { return false }
-                out.append(0x5D)
-                index += 1
-            default:  // a control character: dropped
-                index += 1
-            }
-            runStart = index
-        }
-    }
-
-    /// The character a reference at `start` stands for, and its length. 0 drops it (a character XML
-    /// forbids); nil means it cannot be decoded here (a declared entity).
-    private func decodeReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, UInt32?) {
-        // The five XML entities, by their bytes: what escaped HTML is made of.
-        if start + 3 < input.count, input[start + 3] == 0x3B {
-            let word = UInt16(input[start + 1]) << 8 | UInt16(input[start + 2])
-            if word == 0x6C74 { return (4, 0x3C) }  // &lt;
-            if word == 0x6774 { return (4, 0x3E) }  // &gt;
-        }
-        if start + 4 < input.count, input[start + 1] == 0x61, input[start + 2] == 0x6D, input[start + 3] == 0x70,
-            input[start + 4] == 0x3B
-        {
-            return (5, 0x26)  // &amp;
-        }
-        let (length, replacement) = repairEntity(input, at: start)
-        if let replacement {
-            if replacement.isEmpty { return (length, 0) }
-            if replacement == Self.escapedAmpersand { return (length, 0x26) }
-            var scalar: UInt32 = 0
-            var iterator = replacement.makeIterator()
-            var decoder = UTF8()
-            if case .scalarValue(let value) = decoder.decode(&iterator) { scalar = value.value }
-            return (length, scalar)
-        }
-        // Kept as written: a predefined entity, a valid numeric reference, or a declared entity.
-        let body = UnsafeBufferPointer(rebasing: input[(start + 1)..<(start + length - 1)])
-        if body.first == 0x23 {
-            let hex = body.count > 1 && (body[1] == 0x78 || body[1] == 0x58)
-            var value: UInt32 = 0
-            for digit in body.dropFirst(hex ? 2 : 1) {
-                value = value &* (hex ? 16 : 10) &+ UInt32(Self.digitValue(digit, hex: hex) ?? 0)
-            }
-            return (length, value)
-        }
-        switch String(decoding: body, as: UTF8.self) {
-        case "lt": return (length, 0x3C)
-        case "gt": return (length, 0x3E)
-        case "amp": return (length, 0x26)
-        case "quot": return (length, 0x22)
-        case "apos": return (length, 0x27)
-        default: return (length, nil)
-        }
-    }
-
     // MARK: - Entities
 
     /// Looks at the `&` at `start`: how many bytes the reference spans and what to write instead (nil keeps
     /// the bytes as they are).
-    private func repairEntity(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, [UInt8]?) {
+    func repairEntity(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, [UInt8]?) {
         let count = input.count
         var index = start + 1
         if index < count, input[index] == 0x23 {  // "&#"
@@ -329,7 +238,7 @@ struct MarkupRepair {
     }
 
     /// `<!ENTITY name …` in the internal subset: the document defines `&name;` itself.
-    private mutating func recordEntityDeclaration(_ input: UnsafeBufferPointer<UInt8>, at start: Int) {
+    mutating func recordEntityDeclaration(_ input: UnsafeBufferPointer<UInt8>, at start: Int) {
         var index = start
         while index < input.count, Self.isSpace(input[index]) { index += 1 }
         guard index < input.count, input[index] != 0x25 else { return }  // '%': a parameter entity
@@ -341,13 +250,13 @@ struct MarkupRepair {
 
     // MARK: - Bytes
 
-    private static let escapedAmpersand = Array("&amp;".utf8)
-    private static let escapedLessThan = Array("&lt;".utf8)
-    private static let cdataOpen = Array("<![CDATA[".utf8)
-    private static let cdataClose = Array("]]>".utf8)
+    static let escapedAmpersand = Array("&amp;".utf8)
+    static let escapedLessThan = Array("&lt;".utf8)
+    static let cdataOpen = Array("<![CDATA[".utf8)
+    static let cdataClose = Array("]]>".utf8)
 
     @inline(__always)
-    private static func matches(_ input: UnsafeBufferPointer<UInt8>, at index: Int, _ literal: StaticString) -> Bool {
+    static func matches(_ input: UnsafeBufferPointer<UInt8>, at index: Int, _ literal: StaticString) -> Bool {
         let length = literal.utf8CodeUnitCount
         guard index + length <= input.count else { return false }
         let pointer = literal.utf8Start
@@ -357,7 +266,7 @@ struct MarkupRepair {
 
     /// After `<`: a name start, `/`, `?` or `!`. Anything else means the `<` was meant as text.
     @inline(__always)
-    private static func canFollowLessThan(_ byte: UInt8) -> Bool {
+    static func canFollowLessThan(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"),
             UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "!"), 0x80...0xFF:
@@ -367,7 +276,7 @@ struct MarkupRepair {
     }
 
     @inline(__always)
-    private static func isNameByte(_ byte: UInt8) -> Bool {
+    static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."),
@@ -378,12 +287,12 @@ struct MarkupRepair {
     }
 
     @inline(__always)
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     @inline(__always)
-    private static func digitValue(_ byte: UInt8, hex: Bool) -> UInt8? {
+    static func digitValue(_ byte: UInt8, hex: Bool) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: byte - UInt8(ascii: "a") + 10

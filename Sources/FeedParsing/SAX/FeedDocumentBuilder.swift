@@ -19,9 +19,9 @@ struct FeedDocumentBuilder {
 
     enum StopReason { case enoughEntries, cancelled, consumerStopped, notAFeed(String) }
 
-    private enum Context { case rssRoot, rdfRoot, channel, entry, author, skip }
+    enum Context { case rssRoot, rdfRoot, channel, entry, author, skip }
 
-    private enum Field {
+    enum Field {
         case feedTitle, feedLink, feedAuthorName
         case title, dcTitle, link, guid, atomID, summary, dcDescription, content, author, authorName, authorEmail,
             category, published(rank: Int), updated(rank: Int)
@@ -34,65 +34,50 @@ struct FeedDocumentBuilder {
         }
     }
 
-    private enum Role { case passive, container(Context), field(Field), markup(wrapper: Bool) }
+    enum Role { case passive, container(Context), field(Field), markup(wrapper: Bool) }
 
-    private struct Frame {
+    struct Frame {
         var role: Role
         var pushedBase = false
         var pushedNamespaces = false
     }
 
-    private struct Capture {
-        var field: Field
-        var depth: Int
-        var isHTML: Bool
-        /// Atom `type="xhtml"`: the text is markup, so text nodes are escaped back, and the wrapping
-        /// `<div>` is not part of the value.
-        var isXHTML: Bool
-    }
-
     // MARK: - Results
 
-    private(set) var format: FeedFormat?
-    private(set) var rootClosed = false
-    private(set) var firstError: ReportedError?
-    private(set) var entityLimitExceeded: ReportedError?
+    var format: FeedFormat?
+    var rootClosed = false
+    var firstError: ReportedError?
+    var entityLimitExceeded: ReportedError?
     /// The input ended inside an element, a CDATA section or a comment: a truncated document.
-    private(set) var endedEarly: ReportedError?
-    private(set) var stopReason: StopReason?
-    private(set) var feedTitle: String?
-    private(set) var feedLink: URL?
+    var endedEarly: ReportedError?
+    var stopReason: StopReason?
+    var feedTitle: String?
+    var feedLink: URL?
     /// The site link, or else the feed's own URL.
     var siteLink: URL? { feedLink ?? selfLink }
-    private(set) var entries: [FeedEntry] = []
+    var entries: [FeedEntry] = []
 
     // MARK: - State
 
-    private let maxEntries: Int
+    let maxEntries: Int
     /// When set, entries go here as they close (false stops the parse) instead of into `entries`.
     var onEntry: ((FeedEntry) -> Bool)?
-    private(set) var entryCount = 0
-    private let cancellation: CancellationToken?
-    private let documentURL: URL?
-    private var frames: [Frame] = []
-    private var contexts: [Context] = []
-    private var skipDepth = 0
+    var entryCount = 0
+    let cancellation: CancellationToken?
+    let documentURL: URL?
+    var frames: [Frame] = []
+    var contexts: [Context] = []
+    var skipDepth = 0
     /// `xml:base` values in scope, innermost last, as written (resolved on demand: most feeds have none).
-    private var bases: [String] = []
-    private var resolvedBase: URL??
+    var bases: [String] = []
+    var resolvedBase: URL??
     /// The feed's own URL as it states it (`atom:link rel="self"`).
-    private var selfLink: URL?
-    private var prefixes: [String: String] = [:]
-    private var savedPrefixes: [[String: String]] = []
-    private var classified: [String: FeedElement] = [:]
-    private var recentNames: [(String, FeedElement)] = []
-    private var atomDocument = false
-    private var capture: Capture?
-    private var buffer = ""
-    private var singleText: String?
-    private var entry: EntryBuilder?
-    private var feedAuthor: String?
-    private var hasDeclaredPrefixes = false
+    var selfLink: URL?
+    var atomDocument = false
+    var names = ElementNames()
+    var text = TextCapture()
+    var entry: EntryBuilder?
+    var feedAuthor: String?
 
     init(maxEntries: Int, cancellation: CancellationToken?, documentURL: URL?) {
         self.maxEntries = maxEntries
@@ -103,7 +88,7 @@ struct FeedDocumentBuilder {
     /// What relative references resolve against: the `xml:base` chain over the document's URL. A local
     /// file's own path makes a poor base for a feed's links, so there the feed's stated URL (`rel="self"`)
     /// or its site link comes first.
-    private var currentBase: URL? {
+    var currentBase: URL? {
         mutating get {
         if let resolvedBase { return resolvedBase }
         var base: URL?
@@ -124,16 +109,17 @@ struct FeedDocumentBuilder {
     mutating func startElement(_ elementName: String, attributes: [String: String]) -> Bool {
         var frame = Frame(role: .passive)
         if !attributes.isEmpty {
-            frame.pushedNamespaces = declareNamespaces(attributes)
+            frame.pushedNamespaces = names.declareNamespaces(attributes)
             if let base = attributes["xml:base"] {
                 bases.append(base)
                 resolvedBase = nil
                 frame.pushedBase = true
             }
         }
-        if let capture {
-            frame.role = .markup(wrapper: capture.isXHTML && frames.count == capture.depth)
-            if capture.isHTML, case .markup(false) = frame.role { appendStartTag(elementName, attributes) }
+        if text.isActive {
+            let wrapper = text.isXHTMLWrapper(atDepth: frames.count)
+            frame.role = .markup(wrapper: wrapper)
+            if !wrapper { text.startTag(elementName, attributes) }
             frames.append(frame)
             return true
         }
@@ -141,7 +127,7 @@ struct FeedDocumentBuilder {
             frames.append(frame)
             return true
         }
-        let element = classify(elementName)
+        let element = names.classify(elementName, atomDocument: atomDocument)
         if frames.isEmpty {
             frame.role = startRoot(element, name: elementName)
             if stopReason != nil { return false }
@@ -161,9 +147,7 @@ struct FeedDocumentBuilder {
         case .field(let field):
             let type = attributes["type"]
             let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
-            capture = Capture(field: field, depth: frames.count, isHTML: field.isHTML || isXHTML, isXHTML: isXHTML)
-            buffer.removeAll(keepingCapacity: true)
-            singleText = nil
+            text.begin(depth: frames.count, isHTML: field.isHTML || isXHTML, isXHTML: isXHTML)
             if case .guid = field { entry?.guidIsPermaLink = attributes["isPermaLink"]?.lowercased() != "false" }
         case .passive, .markup:
             break
@@ -177,12 +161,7 @@ struct FeedDocumentBuilder {
         var proceed = true
         switch frame.role {
         case .markup(let wrapper):
-            if let capture, capture.isHTML, !wrapper, !Self.voidElements.contains(elementName) {
-                spillSingleText()
-                buffer += "</"
-                buffer += elementName
-                buffer += ">"
-            }
+            if !wrapper { text.endTag(elementName) }
         case .field(let field):
             finishField(field)
         case .container(let context):
@@ -196,48 +175,16 @@ struct FeedDocumentBuilder {
             bases.removeLast()
             resolvedBase = nil
         }
-        if frame.pushedNamespaces {
-            prefixes = savedPrefixes.removeLast()
-            forgetClassifiedNames()
-        }
+        if frame.pushedNamespaces { names.endScope() }
         if frames.isEmpty { rootClosed = true }
         return proceed
     }
 
     mutating func characters(_ string: String) {
-        guard let capture else { return }
-        if capture.isXHTML || (capture.isHTML && frames.count > capture.depth) {
-            spillSingleText()
-            FeedText.appendEscaped(string, to: &buffer)
-        } else if buffer.isEmpty && singleText == nil {
-            // Most fields arrive in one piece: keep that string as it is, no copy.
-            singleText = string
-        } else {
-            spillSingleText()
-            buffer += string
-        }
+        text.append(string, depth: frames.count)
     }
 
-    private mutating func spillSingleText() {
-        if let text = singleText {
-            buffer += text
-            singleText = nil
-        }
-    }
-
-    /// The captured text, as a string of its own: `buffer` is reused, and a value sharing its storage would
-    /// keep the whole grown capacity alive for as long as the entry lives.
-    private mutating func takeCapturedText() -> String {
-        if let text = singleText {
-            singleText = nil
-            return text
-        }
-        let text = buffer.withUTF8 { String(decoding: $0, as: UTF8.self) }
-        buffer.removeAll(keepingCapacity: true)
-        return text
-    }
-
-    var isCapturing: Bool { capture != nil }
+    var isCapturing: Bool { text.isActive }
 
     mutating func error(code: Int, line: Int, column: Int) {
         guard !Self.warningCodes.contains(code) else { return }
@@ -247,139 +194,13 @@ struct FeedDocumentBuilder {
         if Self.endOfInputCodes.contains(code), endedEarly == nil { endedEarly = reported }
     }
 
-    // MARK: - Roles
-
-    private mutating func startRoot(_ element: FeedElement, name: String) -> Role {
-        switch element {
-        case .rss:
-            format = .rss
-            return .container(.rssRoot)
-        case .rdfRoot:
-            format = .rdf
-            return .container(.rdfRoot)
-        case .atomFeed:
-            format = .atom
-            atomDocument = true
-            forgetClassifiedNames()
-            return .container(.channel)
-        default:
-            stopReason = .notAFeed(name)
-            return .passive
-        }
-    }
-
-    private mutating func role(of element: FeedElement, attributes: [String: String]) -> Role {
-        switch contexts.last {
-        case .rssRoot?, .rdfRoot?:
-            switch element {
-            case .channel: return .container(.channel)
-            case .item: return .container(.entry)
-            case .image, .textInput: return .container(.skip)
-            default: return .passive
-            }
-        case .channel?:
-            switch element {
-            case .title, .atomTitle: return .field(.feedTitle)
-            case .link: return .field(.feedLink)
-            case .atomLink:
-                guard let href = attributes["href"] else { return .passive }
-                let rel = attributes["rel"]
-                if rel == "self", selfLink == nil, let url = FeedText.url(href, base: currentBase),
-                    url.scheme == "http" || url.scheme == "https"
-                {
-                    selfLink = url
-                    resolvedBase = nil
-                } else if feedLink == nil, Self.isAlternate(rel) {
-                    feedLink = FeedText.url(href, base: currentBase)
-                    resolvedBase = nil
-                }
-                return .passive
-            case .item, .atomEntry: return .container(.entry)
-            case .atomAuthor: return .container(.author)
-            case .image, .textInput, .rdfItems, .atomSource: return .container(.skip)
-            default: return .passive
-            }
-        case .entry?:
-            return entryRole(of: element, attributes: attributes)
-        case .author?:
-            switch element {
-            case .atomName: return .field(entry == nil ? .feedAuthorName : .authorName)
-            case .atomEmail: return .field(.authorEmail)
-            default: return .passive
-            }
-        case .skip?, nil:
-            return .passive
-        }
-    }
-
-    /// Namespace bindings changed: names may mean something else now.
-    private mutating func forgetClassifiedNames() {
-        classified.removeAll(keepingCapacity: true)
-        recentNames.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func resolve(_ text: String) -> URL? {
-        FeedText.url(text, base: currentBase)
-    }
-
-    private mutating func entryRole(of element: FeedElement, attributes: [String: String]) -> Role {
-        switch element {
-        case .item, .atomEntry:
-            // An entry inside an entry: the previous one lost its end tag. Close it, start the next.
-            if !finishEntry() { return .passive }
-            return .container(.entry)
-        case .title, .atomTitle: return .field(.title)
-        case .dcTitle: return .field(.dcTitle)
-        case .link: return .field(.link)
-        case .atomLink:
-            if let href = attributes["href"] {
-                let rel = attributes["rel"]
-                if Self.isAlternate(rel), entry?.link == nil {
-                    let url = resolve(href)
-                    entry?.link = url
-                } else if rel == "enclosure", entry?.enclosure == nil {
-                    let url = resolve(href)
-                    entry?.enclosure = url
-                }
-            }
-            return .passive
-        case .guid: return .field(.guid)
-        case .atomID: return .field(.atomID)
-        case .description, .atomSummary: return .field(.summary)
-        case .dcDescription: return .field(.dcDescription)
-        case .contentEncoded, .atomContent: return .field(.content)
-        case .author, .dcCreator: return .field(.author)
-        case .atomAuthor: return .container(.author)
-        case .category, .dcSubject: return .field(.category)
-        case .atomCategory:
-            if let term = attributes["label"] ?? attributes["term"], !term.isEmpty { entry?.categories.append(term) }
-            return .passive
-        case .enclosure:
-            if entry?.enclosure == nil, let text = attributes["url"] {
-                let url = resolve(text)
-                entry?.enclosure = url
-            }
-            return .passive
-        case .pubDate, .atomPublished: return .field(.published(rank: 4))
-        case .atomIssued, .dctermsIssued: return .field(.published(rank: 3))
-        case .dcDate: return .field(.published(rank: 2))
-        case .atomCreated, .dctermsCreated: return .field(.published(rank: 1))
-        case .atomUpdated: return .field(.updated(rank: 3))
-        case .atomModified, .dctermsModified: return .field(.updated(rank: 2))
-        case .atomSource, .rssSource: return .container(.skip)
-        default: return .passive
-        }
-    }
-
-    private static func isAlternate(_ rel: String?) -> Bool { rel == nil || rel == "alternate" || rel == "" }
-
     // MARK: - Values
 
-    private mutating func finishField(_ field: Field) {
-        guard let finished = capture else { return }
-        capture = nil
-        var value = FeedText.trimmed(takeCapturedText())
-        if finished.isHTML, bases.contains(where: { !$0.isEmpty }), let base = currentBase {
+    mutating func finishField(_ field: Field) {
+        guard text.isActive else { return }
+        let (captured, isHTML) = text.finish()
+        var value = FeedText.trimmed(captured)
+        if isHTML, bases.contains(where: { !$0.isEmpty }), let base = currentBase {
             value = FeedText.resolvingRelativeURLs(inHTML: value, base: base)
         }
         guard !value.isEmpty else { return }
@@ -412,7 +233,7 @@ struct FeedDocumentBuilder {
         }
     }
 
-    private mutating func finishEntry() -> Bool {
+    mutating func finishEntry() -> Bool {
         guard let builder = entry else { return true }
         entry = nil
         entryCount += 1
@@ -441,80 +262,9 @@ struct FeedDocumentBuilder {
         for index in entries.indices where entries[index].author == nil { entries[index].author = feedAuthor }
     }
 
-    private mutating func appendStartTag(_ name: String, _ attributes: [String: String]) {
-        spillSingleText()
-        buffer += "<"
-        buffer += name
-        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) where !key.hasPrefix("xmlns") && key != "xml:base" {
-            buffer += " "
-            buffer += key
-            buffer += "=\""
-            FeedText.appendEscaped(value, to: &buffer, quotes: true)
-            buffer += "\""
-        }
-        buffer += ">"
-    }
-
-    private static let voidElements: Set<String> = ["br", "img", "hr", "input", "meta", "link", "area", "base",
-                                                    "col", "embed", "source", "track", "wbr", "param"]
-
     /// libxml2 errors that mean the input stopped before the document did.
-    private static let endOfInputCodes: Set<Int> = [5, 45, 63]
+    static let endOfInputCodes: Set<Int> = [5, 45, 63]
 
     /// libxml2 warnings, which are not errors of the document.
-    private static let warningCodes: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107]
-
-    // MARK: - Namespaces
-
-    /// Applies `xmlns` / `xmlns:p` attributes; true when the element declared any (a scope to pop).
-    private mutating func declareNamespaces(_ attributes: [String: String]) -> Bool {
-        var declared = false
-        for (key, value) in attributes where key.hasPrefix("xmlns") {
-            let prefix: String
-            if key == "xmlns" {
-                prefix = ""
-            } else if key.utf8.count > 6, key.utf8[key.utf8.index(key.utf8.startIndex, offsetBy: 5)] == UInt8(ascii: ":") {
-                prefix = String(key.dropFirst(6))
-            } else {
-                continue
-            }
-            if !declared {
-                savedPrefixes.append(prefixes)
-                declared = true
-            }
-            prefixes[prefix] = value
-        }
-        if declared { forgetClassifiedNames() }
-        return declared
-    }
-
-    private mutating func classify(_ qualifiedName: String) -> FeedElement {
-        // A feed repeats a dozen names; comparing short (inline) strings beats hashing them.
-        for (name, element) in recentNames where name == qualifiedName { return element }
-        let element = classifyUncached(qualifiedName)
-        if recentNames.count < 24 { recentNames.append((qualifiedName, element)) }
-        return element
-    }
-
-    private mutating func classifyUncached(_ qualifiedName: String) -> FeedElement {
-        if let known = classified[qualifiedName] { return known }
-        let prefix: Substring
-        let local: Substring
-        if let colon = qualifiedName.firstIndex(of: ":") {
-            prefix = qualifiedName[..<colon]
-            local = qualifiedName[qualifiedName.index(after: colon)...]
-        } else {
-            prefix = ""
-            local = qualifiedName[...]
-        }
-        let namespace: FeedElement.Namespace
-        if let uri = prefixes[String(prefix)] {
-            namespace = FeedElement.Namespace(uri: uri)
-        } else {
-            namespace = prefix.isEmpty ? .none : FeedElement.Namespace(undeclaredPrefix: prefix)
-        }
-        let element = FeedElement.classify(namespace: namespace, local: local, atomDocument: atomDocument)
-        classified[qualifiedName] = element
-        return element
-    }
+    static let warningCodes: Set<Int> = [27, 93, 97, 98, 99, 100, 102, 106, 107]
 }
