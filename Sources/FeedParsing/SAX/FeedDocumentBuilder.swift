@@ -234,8 +234,7 @@ struct FeedDocumentBuilder {
     }
 
     mutating func finishEntry() -> Bool {
-        guard let builder = entry else { return true }
-        entry = nil
+        guard let builder = entry.take() else { return true }  // moved out, not copied
         entryCount += 1
         if let onEntry {
             // Streaming: an Atom feed's author is known by now (it precedes the entries).
