@@ -34,6 +34,8 @@ let package = Package(
             "Domain", "ProviderKit",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
+        .target(name: "FeedParsing", dependencies: ["Domain"]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -49,12 +51,13 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "FeedProvider", "FeedParsing",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -80,6 +83,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Benchmarks
+        // A tiny runner for Benchmarks/feeds/run.sh (parses one file, prints entries, seconds, peak RSS).
+        .executableTarget(name: "feed-bench", dependencies: ["FeedParsing", "Domain"], path: "Benchmarks/feeds/FeedBench"),
+
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
@@ -100,6 +107,12 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "GitHubProviderTests", dependencies: [
             "GitHubProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Domain"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedProviderTests", dependencies: [
+            "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),

@@ -1,4 +1,5 @@
 import ExecProvider
+import FeedProvider
 import FilesProvider
 import Foundation
 import GitHubProvider
@@ -15,10 +16,11 @@ public struct ProviderRegistry: Sendable {
 
     /// Every built-in provider. Adding a provider target means adding one line here (and its Package.swift target).
     public static let builtIn = ProviderRegistry([
-        FilesProvider(),
+        FilesProvider(additionalReaders: [FeedFileReader()]),
         ExecProvider(),
         OpenWeatherProvider(),
         GitHubProvider(),
+        FeedProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

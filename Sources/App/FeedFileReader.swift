@@ -1,0 +1,39 @@
+import Domain
+import FeedParsing
+import FilesProvider
+import Foundation
+
+/// Lets the files provider read feed files (`.rss`, `.atom`, `.xml`, or `"format": "feed"`) through the
+/// same parser as the feed provider: one row per entry, in document order.
+///
+/// Rows carry the entry's item fields plus `id`, `title`, `url` and `date`, the names the files provider's
+/// default field mapping looks for. A row's `line` is the entry's position (1-based): SAX gives no lines.
+struct FeedFileReader: RecordFileReader {
+    var format: String { "feed" }
+    var fileExtensions: [String] { ["rss", "atom", "xml"] }
+
+    func readRows(
+        at url: URL, cancellation: CancellationToken, row: (FileRow) throws(SourceError) -> Void
+    ) throws(SourceError) {
+        var index = 0
+        do {
+            // Streamed: rows go out as entries close, so a large feed file is never held whole.
+            _ = try FeedParser.parse(contentsOf: url, cancellation: cancellation) { (entry) throws(SourceError) in
+                index += 1
+                try row(FileRow(fields: Self.fields(of: entry), line: index))
+            }
+        } catch {
+            throw cancellation.isCancelled ? .cancelled : error
+        }
+    }
+
+    static func fields(of entry: FeedEntry) -> [String: JSONValue] {
+        let item = entry.toItem(in: Feed(entries: []))
+        var fields = item.fields
+        fields["id"] = .string(entry.id)
+        fields["title"] = entry.title.map(JSONValue.string)
+        fields["url"] = entry.link.map { .string($0.absoluteString) }
+        fields["date"] = item.date.map { .string(ISO8601.string(from: $0)) }
+        return fields
+    }
+}

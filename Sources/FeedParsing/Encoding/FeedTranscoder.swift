@@ -1,0 +1,205 @@
+/// Turns a feed's raw bytes, chunk by chunk, into the UTF-8 XML libxml2 is given.
+///
+/// The prolog (byte-order mark, XML declaration) decides the encoding together with the HTTP charset (see
+/// `CharacterEncoding.resolve`). Text we convert ourselves loses its declaration (the output is UTF-8, which
+/// needs none); whitespace is kept so libxml2's line numbers still match the original document. Every
+/// ASCII-compatible stream then goes through `MarkupRepair`.
+struct FeedTranscoder {
+    /// Bytes examined before the encoding is decided: enough for any real XML declaration.
+    private static let prologSize = 1024
+
+    private let httpEncoding: CharacterEncoding?
+    private var encoding: CharacterEncoding?
+    private var head: [UInt8] = []
+    /// Raw bytes not decoded yet (a UTF-8 sequence cut by the chunk's end).
+    private var rawCarry: [UInt8] = []
+    /// Decoded bytes waiting for the repair pass, which needs lookahead across chunk ends.
+    private var decoded: [UInt8] = []
+    private var repair = MarkupRepair()
+
+    init(httpCharset: String?) {
+        self.httpEncoding = httpCharset.flatMap(CharacterEncoding.init(label:))
+    }
+
+    /// The encoding chosen, once the prolog has been read.
+    var chosenEncoding: CharacterEncoding? { encoding }
+
+    /// Appends the UTF-8 XML for `chunk` to `out`. Call once more with `final: true` (and any last bytes).
+    mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        guard let encoding else {
+            head.append(contentsOf: chunk)
+            guard head.count >= Self.prologSize || final else { return }
+            let bytes = head
+            head = []
+            bytes.withUnsafeBufferPointer { startBody($0, final: final, into: &out) }
+            return
+        }
+        decode(chunk, as: encoding, final: final)
+        repairDecoded(final: final, into: &out)
+    }
+
+    // MARK: - Prolog
+
+    private mutating func startBody(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
+        var start = 0
+        var bom: CharacterEncoding?
+        if Self.hasPrefix(bytes, [0xEF, 0xBB, 0xBF]) {
+            bom = .utf8
+            start = 3
+        } else if Self.hasPrefix(bytes, [0xFF, 0xFE]) || Self.hasPrefix(bytes, [0xFE, 0xFF])
+            || Self.hasPrefix(bytes, [0x3C, 0x00, 0x3F, 0x00]) || Self.hasPrefix(bytes, [0x00, 0x3C, 0x00, 0x3F])
+        {
+            // UTF-16: libxml2 detects and decodes it; nothing of ours applies to its bytes.
+            encoding = .utf16
+            out.append(contentsOf: bytes)
+            return
+        }
+        var position = start
+        var newlines = 0
+        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) {
+            if bytes[position] == 0x0A { newlines += 1 }
+            position += 1
+        }
+        var declarationEnd: Int?
+        var declared: CharacterEncoding?
+        if Self.hasPrefix(UnsafeBufferPointer(rebasing: bytes[position...]), Array("<?xml".utf8)),
+            position + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position + 5]),
+            let close = Self.find(Array("?>".utf8), in: bytes, from: position)
+        {
+            declarationEnd = close + 2
+            let declaration = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<close]), as: UTF8.self)
+            declared = Self.encodingLabel(in: declaration).flatMap(CharacterEncoding.init(label:))
+        }
+        let chosen = CharacterEncoding.resolve(
+            bom: bom, http: httpEncoding, declared: declared, sample: UnsafeBufferPointer(rebasing: bytes[start...]))
+        encoding = chosen
+
+        switch chosen {
+        case .utf8, .singleByte:
+            // Converted to UTF-8 by us: the declaration goes (it would name the old encoding), the whitespace
+            // before it stays (legal without a declaration, and it keeps line numbers).
+            decode(UnsafeBufferPointer(rebasing: bytes[start..<position]), as: chosen, final: false)
+            decode(UnsafeBufferPointer(rebasing: bytes[(declarationEnd ?? position)...]), as: chosen, final: final)
+        case .declared(let name):
+            // libxml2 decodes it: the declaration must come first and name the encoding (it may have come
+            // from HTTP only). Newlines after it keep line numbers.
+            out.append(contentsOf: Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>".utf8))
+            out.append(contentsOf: [UInt8](repeating: 0x0A, count: newlines))
+            decode(UnsafeBufferPointer(rebasing: bytes[(declarationEnd ?? position)...]), as: chosen, final: final)
+        case .utf16:
+            out.append(contentsOf: bytes)
+            return
+        }
+        repairDecoded(final: final, into: &out)
+    }
+
+    // MARK: - Decoding
+
+    private mutating func decode(_ chunk: UnsafeBufferPointer<UInt8>, as encoding: CharacterEncoding, final: Bool) {
+        switch encoding {
+        case .utf8:
+            if rawCarry.isEmpty {
+                decodeUTF8(chunk, final: final)
+            } else {
+                let joined = rawCarry + Array(chunk)
+                rawCarry = []
+                joined.withUnsafeBufferPointer { decodeUTF8($0, final: final) }
+            }
+        case .singleByte(let table):
+            decodeSingleByte(chunk, table: table)
+        case .declared, .utf16:
+            decoded.append(contentsOf: chunk)
+        }
+    }
+
+    /// Copies valid UTF-8; a byte that starts no valid sequence is read as windows-1252.
+    private mutating func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) {
+        let count = bytes.count
+        var index = 0
+        var runStart = 0
+        let base = UnsafeRawPointer(bytes.baseAddress)
+        while index < count {
+            // Eight ASCII bytes at a time: the common case in feeds.
+            if let base, index + 8 <= count,
+                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length = UTF8Repair.sequenceLength(bytes, at: index)
+            if length > 0 {
+                index += length
+                continue
+            }
+            if length < 0 && !final {
+                rawCarry = Array(bytes[index...])
+                break
+            }
+            if index > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            UTF8Repair.append(SingleByteTable.windows1252.upper[Int(byte) - 0x80], to: &decoded)
+            index += 1
+            runStart = index
+        }
+        let end = min(index, count)
+        if end > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
+    }
+
+    private mutating func decodeSingleByte(_ bytes: UnsafeBufferPointer<UInt8>, table: SingleByteTable) {
+        decoded.reserveCapacity(decoded.count + bytes.count + bytes.count / 4)
+        var runStart = 0
+        for index in 0..<bytes.count where bytes[index] >= 0x80 {
+            if index > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            UTF8Repair.append(table.upper[Int(bytes[index]) - 0x80], to: &decoded)
+            runStart = index + 1
+        }
+        if bytes.count > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+
+    private mutating func repairDecoded(final: Bool, into out: inout [UInt8]) {
+        if encoding == .utf16 {
+            out.append(contentsOf: decoded)
+            decoded.removeAll(keepingCapacity: true)
+            return
+        }
+        let finalNow = final && rawCarry.isEmpty
+        let consumed = decoded.withUnsafeBufferPointer { repair.process($0, final: finalNow, into: &out) }
+        decoded.removeFirst(consumed)
+        if final, !rawCarry.isEmpty {
+            // A UTF-8 sequence cut off by the end of the document: decode what is left as windows-1252.
+            let rest = rawCarry
+            rawCarry = []
+            rest.withUnsafeBufferPointer { decodeUTF8($0, final: true) }
+            repairDecoded(final: true, into: &out)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        bytes.count >= prefix.count && zip(bytes, prefix).allSatisfy { $0 == $1 }
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var index = start
+        while index <= bytes.count - needle.count {
+            if bytes[index] == needle[0], zip(bytes[index...], needle).allSatisfy({ $0 == $1 }) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The value of `encoding="…"` in an XML declaration.
+    static func encodingLabel(in declaration: String) -> String? {
+        guard let range = declaration.range(of: "encoding") else { return nil }
+        var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        rest = rest.dropFirst()
+        return String(rest.prefix { $0 != quote })
+    }
+}

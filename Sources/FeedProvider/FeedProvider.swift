@@ -1,0 +1,83 @@
+import Domain
+import FeedParsing
+import Foundation
+import HTTPClient
+import ProviderKit
+
+/// `"provider": "feed"`: entries of RSS 0.9x/2.0, Atom 1.0/0.3 and RSS 1.0 (RDF) feeds, over HTTP and
+/// from local files.
+///
+///     { "id": "news", "provider": "feed",
+///       "options": { "urls": ["https://example.org/feed.xml"], "paths": ["feeds/*.rss"],
+///                    "maxItemsPerFeed": 20 } }
+///
+/// The format is read from each document's root element, never from its name. Feeds are fetched and
+/// parsed concurrently (the source's `concurrency`); items come feed by feed in the order the options
+/// list them (URLs, then paths, each pattern's matches sorted), each feed's entries in document order.
+/// A feed that fails (HTTP 404, a truncated document) is a warning naming it while the other feeds
+/// still count; the source is an error only when every feed failed.
+///
+/// Items: `kind: "entry"`, `title`, `subtitle` = the feed's title, `url` = the entry's resolved link,
+/// `date` = published, else updated; `fields`: `feedTitle`, `author`, `categories`, `summary` (as
+/// published, may be HTML), `content`, `published`, `updated`, `enclosureURL`.
+public struct FeedProvider: Provider {
+    public static let defaultMaxItemsPerFeed = 50
+
+    public init() {}
+
+    public var name: String { "feed" }
+
+    public var summary: String { "Entries of RSS, Atom and RDF feeds, over HTTP or from local files" }
+
+    public var options: [OptionSpec] {
+        [
+            OptionSpec("urls", "array of strings (http/https URLs)",
+                       help: "Feeds to fetch. At least one of urls and paths is required."),
+            OptionSpec("paths", "array of strings",
+                       help: "Local feed files or glob patterns (*, ?, [abc]), relative to the manifest's directory."),
+            OptionSpec("maxItemsPerFeed", "integer ≥ 1", default: String(Self.defaultMaxItemsPerFeed),
+                       help: "Entries kept from each feed, from its top; parsing stops there."),
+        ] + HTTPSourceOptions.specs(defaultBaseURL: Self.unusedBaseURL).filter { $0.name != "baseURL" }
+    }
+
+    /// Feed URLs are explicit, so the shared `baseURL` option does not apply.
+    private static let unusedBaseURL = URL(string: "https://localhost")!
+
+    public func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
+        let reader = OptionsReader(configuration, specs: options)
+        let urls = reader.value("urls", as: [String].self) ?? []
+        let paths = reader.value("paths", as: [String].self) ?? []
+        if !reader.has("urls") && !reader.has("paths") {
+            reader.problem(nil, "name at least one feed in 'urls' or 'paths'")
+        } else if urls.isEmpty && paths.isEmpty && reader.has("urls") == reader.has("paths") {
+            reader.problem(nil, "'urls' and 'paths' are both empty; name at least one feed")
+        }
+        var locations: [FeedLocation] = []
+        for (index, text) in urls.enumerated() {
+            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+               url.host?.isEmpty == false {
+                locations.append(.url(url))
+            } else {
+                reader.problem("urls[\(index)]", "expected an http:// or https:// URL, found '\(text)'")
+            }
+        }
+        for (index, pattern) in paths.enumerated() {
+            guard !pattern.trimmingCharacters(in: .whitespaces).isEmpty else {
+                reader.problem("paths[\(index)]", "a path cannot be empty")
+                continue
+            }
+            let resolved = configuration.resolvePath(pattern)
+            let matches = Glob.expand(resolved)
+            // A pattern that matches nothing stays, so the run reports it by name instead of dropping it.
+            locations += (matches.isEmpty ? [resolved] : matches).map(FeedLocation.file)
+        }
+        let maxItems = reader.value("maxItemsPerFeed", as: Int.self) ?? Self.defaultMaxItemsPerFeed
+        if maxItems < 1 { reader.problem("maxItemsPerFeed", "must be at least 1, found \(maxItems)") }
+        let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL)
+        try reader.finish()
+
+        let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+        return FetchFeedEntriesUseCase(
+            repository: XMLFeedRepository(client: client), locations: locations, maxEntriesPerFeed: maxItems)
+    }
+}

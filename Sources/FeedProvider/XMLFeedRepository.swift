@@ -1,0 +1,59 @@
+import Domain
+import FeedParsing
+import Foundation
+import HTTPClient
+
+/// Feeds read with `FeedParser`: fetched through the shared HTTP client, or read from local files.
+///
+/// Parsing runs on the thread that delivers the body (a global queue, never a Swift concurrency thread) and
+/// stops after `maxEntries` entries.
+public struct XMLFeedRepository {
+    private let client: any HTTPFetching
+
+    public init(client: any HTTPFetching) {
+        self.client = client
+    }
+
+    /// What a feed request asks for: feed types first, any XML after.
+    static let acceptHeader = "application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, "
+        + "application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
+
+    /// The `charset` parameter of a `Content-Type` header (`text/xml; charset="windows-1251"`).
+    static func charset(inContentType contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+}
+
+extension XMLFeedRepository: FeedRepository {
+    public func feed(
+        at location: FeedLocation, maxEntries: Int, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<Feed, SourceError>) -> Void
+    ) {
+        switch location {
+        case .file(let url):
+            DispatchQueue.global().async {
+                completion(Result { () throws(SourceError) in
+                    try FeedParser.parse(contentsOf: url, maxEntries: maxEntries, cancellation: cancellation)
+                })
+            }
+        case .url(let url):
+            let request = HTTPRequest(.get, url: url, headers: ["Accept": Self.acceptHeader])
+            client.send(request, cancellation: cancellation) { result in
+                completion(result.flatMap { response in
+                    Result { () throws(SourceError) in
+                        try FeedParser.parse(
+                            response.body, charset: Self.charset(inContentType: response.headers["Content-Type"]),
+                            baseURL: response.url, maxEntries: maxEntries, cancellation: cancellation)
+                    }
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Domain
+import Foundation
+import Testing
+@testable import FeedParsing
+
+@Suite("Hostile documents")
+struct FeedParserSecurityTests {
+    static let billionLaughs = """
+        <?xml version="1.0"?>
+        <!DOCTYPE lolz [
+         <!ENTITY lol "lol">
+         <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+         <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+         <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+         <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+         <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+         <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+         <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+         <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+         <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+        ]>
+        <rss version="2.0"><channel><title>&lol9;</title><item><title>x</title></item></channel></rss>
+        """
+
+    @Test("a billion-laughs document fails fast with a clear error")
+    func billionLaughs() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = try #require(throws: SourceError.self) { try FeedParser.parse(Data(Self.billionLaughs.utf8)) }
+        #expect(error.kind == .parse)
+        #expect(error.message.hasPrefix("entity expansion limit exceeded"))
+        #expect(error.message.contains("line 14"))
+        // It takes milliseconds; the bound only catches an expansion that actually ran.
+        #expect(clock.now - start < .seconds(10))
+    }
+
+    @Test("an entity the document declares itself is dropped, the text around it kept")
+    func smallInternalEntity() throws {
+        // swift-corelibs-foundation's XMLParser keeps no entity declarations, so `&site;` expands to nothing.
+        let xml = #"<!DOCTYPE rss [ <!ENTITY site "Example"> ]><rss><channel><title>&site; news</title></channel></rss>"#
+        let title = try FeedParser.parse(Data(xml.utf8)).title
+        #expect(title == "news", "\(String(reflecting: title))")
+    }
+
+    @Test("an external entity never reads a local file", arguments: [
+        #"<!DOCTYPE rss [ <!ENTITY xxe SYSTEM "file://SECRET"> ]><rss><channel><title>a&xxe;b</title></channel></rss>"#,
+        #"<!DOCTYPE rss [ <!ENTITY % p SYSTEM "file://SECRET"> %p; ]><rss><channel><title>ab</title></channel></rss>"#,
+        #"<!DOCTYPE rss SYSTEM "file://SECRET"><rss><channel><title>ab</title></channel></rss>"#,
+    ])
+    func externalEntity(template: String) throws {
+        let secret = "TOP-SECRET-\(UUID().uuidString)"
+        let secretFile = try Fixture.write(Data(secret.utf8), name: "secret.txt")
+        // Also a DTD that would define &xxe; as the secret, should one ever be loaded.
+        let dtd = try Fixture.write(Data("<!ENTITY xxe \"\(secret)\">".utf8), name: "evil.dtd")
+        for target in [secretFile, dtd] {
+            let xml = template.replacingOccurrences(of: "file://SECRET", with: target.absoluteString)
+            let outcome = Result { try FeedParser.parse(Data(xml.utf8)) }
+            if case .success(let feed) = outcome {
+                #expect(feed.title?.contains("TOP-SECRET") != true)
+                #expect(feed.title?.hasPrefix("a") ?? true)
+            }
+            if case .failure(let error) = outcome {
+                #expect(!error.localizedDescription.contains("TOP-SECRET"))
+            }
+        }
+    }
+}
