@@ -88,7 +88,7 @@ struct GitHubFailureTests {
                      try Fixture.written("written_403_secondary_rate_limit", status: 403, headers: [("Retry-After", "120")]))
         server.route(Self.repositoryPath, try Fixture.pullRequestsPage())
         let report = await run(try makeSource(server: server, repos: ["octo-org/busy", "octo-org/octo-repo"],
-                                              timeoutSeconds: 3), timeoutSeconds: 3)
+                                              timeoutSeconds: 15), timeoutSeconds: 15)
         await server.stop()
         #expect(report.status == .ok)
         #expect(report.items.count == 3)
