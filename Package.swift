@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Domain
@@ -35,6 +36,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
+        // response cache, last good copy of each source, item history, recent queries.
+        .target(name: "Persistence", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
             "Domain", "ProviderKit",
@@ -50,7 +58,7 @@ let package = Package(
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider", "ExecProvider", "OpenWeatherProvider",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -63,7 +71,7 @@ let package = Package(
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
-            "App", "Presentation", "Domain",
+            "App", "Presentation", "Domain", "Persistence", "ProviderKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -95,6 +103,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),

@@ -15,6 +15,7 @@ struct JSONRendererTests {
                   "id": "notes",
                   "provider": "files",
                   "status": "ok",
+                  "cache": "off",
                   "itemCount": 2,
                   "durationMs": 4
                 },
@@ -22,6 +23,7 @@ struct JSONRendererTests {
                   "id": "issues",
                   "provider": "github",
                   "status": "error",
+                  "cache": "miss",
                   "itemCount": 0,
                   "durationMs": 31,
                   "error": {
@@ -33,6 +35,7 @@ struct JSONRendererTests {
                   "id": "feed",
                   "provider": "rss",
                   "status": "skipped",
+                  "cache": "off",
                   "itemCount": 0,
                   "durationMs": 0,
                   "message": "disabled in the manifest"
@@ -41,6 +44,7 @@ struct JSONRendererTests {
                   "id": "empty",
                   "provider": "files",
                   "status": "ok",
+                  "cache": "off",
                   "itemCount": 0,
                   "durationMs": 1,
                   "warnings": [
@@ -113,7 +117,8 @@ struct JSONRendererTests {
         let sources = try #require(root["sources"] as? [[String: Any]])
         #expect(sources.map { $0["id"] as? String } == SampleReports.everyKind.sources.map(\.id))
         for source in sources {
-            for key in ["id", "provider", "status"] { #expect(source[key] is String, "\(key)") }
+            for key in ["id", "provider", "status", "cache"] { #expect(source[key] is String, "\(key)") }
+            #expect(CacheStatus(rawValue: source["cache"] as? String ?? "") != nil)
             for key in ["itemCount", "durationMs"] { #expect(source[key] is Int, "\(key)") }
             #expect(SourceStatus(rawValue: source["status"] as? String ?? "") != nil)
         }
