@@ -94,7 +94,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
-            "HTTPClient", "ProviderTesting", "Domain",
+            "HTTPClient", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
@@ -102,7 +102,7 @@ let package = Package(
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",

@@ -150,14 +150,16 @@ public struct CachingHTTPClient: HTTPFetching {
         return directives
     }
 
-    /// Whether the server echoed a credential of the request back (then the response is not kept on disk).
+    /// Whether the server echoed a credential of the request back in what would be stored (then the response
+    /// is not kept on disk).
     static func echoesSecret(_ response: HTTPResponse, of request: HTTPRequest) -> Bool {
         let secrets = request.secrets + ResponseCacheKey.credentialMaterial(of: request).compactMap { material in
             material.split(separator: ":", maxSplits: 2).last.map(String.init)
         }.filter { $0.count >= 6 }
         return secrets.contains { secret in
             let bytes = Data(secret.utf8)
-            return response.body.range(of: bytes) != nil || response.headers.contains { $0.value.contains(secret) }
+            return response.body.range(of: bytes) != nil
+                || response.headers.contains { !unstoredHeaders.contains($0.name.lowercased()) && $0.value.contains(secret) }
         }
     }
 
