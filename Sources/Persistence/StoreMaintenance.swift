@@ -18,6 +18,21 @@ public struct StoreMaintenance: Sendable {
         public var snapshotSavedAt: Date?
         /// Items in the `--new` history.
         public var historyItems: Int
+
+        public init(
+            sourceID: String, responses: Int = 0, freshResponses: Int = 0, bytes: Int = 0, oldestResponse: Date? = nil,
+            newestResponse: Date? = nil, snapshotItems: Int = 0, snapshotSavedAt: Date? = nil, historyItems: Int = 0
+        ) {
+            self.sourceID = sourceID
+            self.responses = responses
+            self.freshResponses = freshResponses
+            self.bytes = bytes
+            self.oldestResponse = oldestResponse
+            self.newestResponse = newestResponse
+            self.snapshotItems = snapshotItems
+            self.snapshotSavedAt = snapshotSavedAt
+            self.historyItems = historyItems
+        }
     }
 
     /// What a clear removed.
@@ -25,6 +40,8 @@ public struct StoreMaintenance: Sendable {
         public var responses = 0
         public var snapshots = 0
         public var historyItems = 0
+
+        public init() {}
     }
 
     private let database: AppDatabase
@@ -38,7 +55,7 @@ public struct StoreMaintenance: Sendable {
         try database.read { db in
             var stats: [String: SourceStats] = [:]
             func entry(_ id: String) -> SourceStats {
-                stats[id] ?? SourceStats(sourceID: id, responses: 0, freshResponses: 0, bytes: 0, snapshotItems: 0, historyItems: 0)
+                stats[id] ?? SourceStats(sourceID: id)
             }
             let filter = sourceID == nil ? "" : " WHERE source_id = ?"
             let arguments: StatementArguments = sourceID.map { [$0] } ?? []
