@@ -108,7 +108,7 @@ let package = Package(
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"]),
+        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"], resources: [.copy("Fixtures")]),
     ]
 )
 
