@@ -159,27 +159,25 @@ public enum ManifestLoader {
 
     private static func timeout(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
         guard let value else { return nil }
-        let seconds: Double? = switch value {
-        case .int(let number): Double(number)
-        case .double(let number): number
-        default: nil
-        }
-        guard let seconds, seconds > 0, seconds <= 86_400 else {
+        guard let seconds = number(value), seconds > 0, seconds <= 86_400 else {
             report(path, "expected a number of seconds greater than 0 (at most 86400), found \(value.compactJSON)")
             return nil
         }
         return seconds
     }
 
-    /// 0 (off) up to 30 days.
-    private static func cacheTTL(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
-        guard let value else { return nil }
-        let seconds: Double? = switch value {
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
         case .int(let number): Double(number)
         case .double(let number): number
         default: nil
         }
-        guard let seconds, seconds >= 0, seconds <= 2_592_000 else {
+    }
+
+    /// 0 (off) up to 30 days.
+    private static func cacheTTL(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
+        guard let value else { return nil }
+        guard let seconds = number(value), seconds >= 0, seconds <= 2_592_000 else {
             report(path, "expected a number of seconds from 0 (no cache) to 2592000 (30 days), found \(value.compactJSON)")
             return nil
         }

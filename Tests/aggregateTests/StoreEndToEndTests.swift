@@ -168,7 +168,7 @@ struct StoreEndToEndTests {
 
     @Test("two runs writing the same store at once both succeed and record everything")
     func twoProcesses() async throws {
-        let lines = (0..<3000).map { #"{"id": "n\#($0)", "title": "Item \#($0)"}"# }.joined(separator: "\n") + "\n"
+        let lines = (0..<1000).map { #"{"id": "n\#($0)", "title": "Item \#($0)"}"# }.joined(separator: "\n") + "\n"
         let sandbox = try Sandbox(
             manifest: #"{"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#,
             files: ["data/a.ndjson": lines])

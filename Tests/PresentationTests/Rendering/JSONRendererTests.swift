@@ -94,6 +94,22 @@ struct JSONRendererTests {
         #expect(JSONRenderer().render(SampleReports.golden) == expected)
     }
 
+    @Test("a source served from its last good copy says stale in status and cache, with why and how old")
+    func stale() throws {
+        let report = AggregateReport(generatedAt: Date(timeIntervalSince1970: 0), sources: [SourceReport(
+            descriptor: SourceDescriptor(id: "weather", provider: "openweather", timeoutSeconds: 5, concurrency: 1),
+            status: .stale, items: [Item(kind: .weather, id: "Seoul", title: "Seoul")],
+            error: SourceError(.network, "HTTP 503 Service Unavailable"),
+            message: "served from the last good copy, 12 min old, because this run's load failed", cache: .stale)])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(report).utf8)) as? [String: Any])
+        let source = try #require((root["sources"] as? [[String: Any]])?.first)
+        #expect(source["status"] as? String == "stale")
+        #expect(source["cache"] as? String == "stale")
+        #expect(source["itemCount"] as? Int == 1)
+        #expect((source["error"] as? [String: String])?["kind"] == "network")
+        #expect((source["message"] as? String)?.contains("12 min old") == true)
+    }
+
     @Test("a run with no sources is an empty but complete document")
     func noSources() {
         let expected = """
