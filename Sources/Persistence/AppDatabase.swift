@@ -25,6 +25,11 @@ public struct AppDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "aggregate.store"
+        // In WAL mode NORMAL never corrupts the database; a power cut may lose the last commits, which for a
+        // cache and a history is fine, and it saves an fsync on every commit.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         try migrate(pool)
         return AppDatabase(pool: pool, url: url)

@@ -4,7 +4,7 @@ import Testing
 
 /// The persistent store seen from the command line: several runs of the built binary sharing one
 /// `AGGREGATE_HOME`, against the loopback fixture server (which counts requests).
-@Suite("aggregate with the persistent store, end to end")
+@Suite("aggregate with the persistent store, end to end", .serialized)
 struct StoreEndToEndTests {
     static let key = "storeE2Ekey0a1b2c3d4e5f60718293a4b5c6d7e8"
 
