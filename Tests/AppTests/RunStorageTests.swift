@@ -29,27 +29,28 @@ struct RunStorageTests {
     let database: AppDatabase
     let clock = RunClock()
 
-    init() throws {
+    init() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-run-\(UUID().uuidString)")
-        database = try AppDatabase.open(at: directory.appendingPathComponent("aggregate.sqlite"))
+        database = try await blocking { try AppDatabase.open(at: directory.appendingPathComponent("aggregate.sqlite")) }
     }
 
     /// One run: plan the source (its cache policy), let `events` happen to its requests, finish `loaded`.
     private func run(
         _ loaded: AggregateReport, events: [CacheActivity.Event] = [.miss], mode: CacheMode = .normal, ttl: Double = 300,
         newOnly: Bool = false
-    ) -> RunStorage.Outcome {
+    ) async -> RunStorage.Outcome {
         let storage = RunStorage(database: database, mode: mode, now: { [clock] in clock.now })
         let services = storage.services(for: source(ttl: ttl))
         for event in events { services.responseCache?.activity.record(event) }
-        return storage.finish(loaded, newOnly: newOnly)
+        // SQLite work runs on a thread of its own, never on the shared pool the loopback servers need.
+        return await onOwnThread { storage.finish(loaded, newOnly: newOnly) }
     }
 
     @Test("a source that fails for a network reason is served from its last good copy, stale, with the copy's age")
-    func staleIfError() throws {
-        _ = run(report(.ok, items: ["a", "b"]))
+    func staleIfError() async throws {
+        _ = await run(report(.ok, items: ["a", "b"]))
         clock.advance(2 * 3600 + 5 * 60)
-        let failed = run(report(.error, items: ["partial"], error: SourceError(.network, "HTTP 503 Service Unavailable")))
+        let failed = await run(report(.error, items: ["partial"], error: SourceError(.network, "HTTP 503 Service Unavailable")))
         let served = try #require(failed.report.sources.first)
         #expect(served.status == .stale)
         #expect(served.cache == .stale)
@@ -61,72 +62,72 @@ struct RunStorageTests {
     }
 
     @Test("a timeout (the source's or the run's deadline) is served stale too", arguments: [SourceStatus.timeout])
-    func staleOnTimeout(status: SourceStatus) throws {
-        _ = run(report(.ok, items: ["a"]))
-        let timedOut = run(report(status, error: SourceError(.timeout, "the run's deadline passed")))
+    func staleOnTimeout(status: SourceStatus) async throws {
+        _ = await run(report(.ok, items: ["a"]))
+        let timedOut = await run(report(status, error: SourceError(.timeout, "the run's deadline passed")))
         #expect(timedOut.report.sources.first?.status == .stale)
         #expect(timedOut.report.sources.first?.items.map(\.id) == ["a"])
     }
 
     @Test("failures a retry cannot fix (a rejected key), --no-cache, and sources without HTTP requests get no copy")
-    func noStale() throws {
-        _ = run(report(.ok, items: ["a"]))
-        let unauthorized = run(report(.error, error: SourceError(.unauthorized, "HTTP 401")))
+    func noStale() async throws {
+        _ = await run(report(.ok, items: ["a"]))
+        let unauthorized = await run(report(.error, error: SourceError(.unauthorized, "HTTP 401")))
         #expect(unauthorized.report.sources.first?.status == .error)
-        let bypassing = run(report(.error, error: SourceError(.network, "down")), events: [.bypassed], mode: .refresh)
+        let bypassing = await run(report(.error, error: SourceError(.network, "down")), events: [.bypassed], mode: .refresh)
         #expect(bypassing.report.sources.first?.status == .error)
         #expect(bypassing.report.sources.first?.cache == .off)
-        let noRequests = run(report(.error, error: SourceError(.network, "down")), events: [])
+        let noRequests = await run(report(.error, error: SourceError(.network, "down")), events: [])
         #expect(noRequests.report.sources.first?.status == .error)
     }
 
     @Test("cacheTTLSeconds 0 turns the cache off for the source")
-    func ttlZero() {
+    func ttlZero() async {
         let storage = RunStorage(database: database)
         #expect(storage.services(for: source(ttl: 0)).responseCache == nil)
         #expect(storage.services(for: source(ttl: 1)).responseCache?.ttlSeconds == 1)
-        let finished = storage.finish(report(.ok, items: ["a"]))
+        let finished = await onOwnThread { storage.finish(report(.ok, items: ["a"])) }
         #expect(finished.report.sources.first?.cache == .off)
     }
 
     @Test("the cache status of each source reaches the report")
-    func cacheStatus() {
-        #expect(run(report(.ok), events: [.hit, .hit]).report.sources.first?.cache == .hit)
-        #expect(run(report(.ok), events: [.hit, .revalidated]).report.sources.first?.cache == .revalidated)
-        #expect(run(report(.ok), events: [.hit, .miss]).report.sources.first?.cache == .miss)
+    func cacheStatus() async {
+        #expect(await run(report(.ok), events: [.hit, .hit]).report.sources.first?.cache == .hit)
+        #expect(await run(report(.ok), events: [.hit, .revalidated]).report.sources.first?.cache == .revalidated)
+        #expect(await run(report(.ok), events: [.hit, .miss]).report.sources.first?.cache == .miss)
     }
 
     @Test("offline: a source with nothing cached is skipped as not cached; one with a last good copy is served from it")
-    func offline() throws {
-        let uncached = run(report(.error, error: SourceError(.network, "not cached, and --offline allows no network")),
+    func offline() async throws {
+        let uncached = await run(report(.error, error: SourceError(.network, "not cached, and --offline allows no network")),
                            events: [.offlineMiss], mode: .offline)
         let skipped = try #require(uncached.report.sources.first)
         #expect(skipped.status == .skipped)
         #expect(skipped.error?.message.contains("not cached") == true)
         #expect(uncached.report.hasFailures)
 
-        _ = run(report(.ok, items: ["a"]))
+        _ = await run(report(.ok, items: ["a"]))
         clock.advance(600)
-        let cached = run(report(.error, error: SourceError(.network, "not cached")), events: [.offlineMiss], mode: .offline)
+        let cached = await run(report(.error, error: SourceError(.network, "not cached")), events: [.offlineMiss], mode: .offline)
         let served = try #require(cached.report.sources.first)
         #expect(served.status == .ok && served.cache == .stale && served.items.map(\.id) == ["a"])
         #expect(served.message == "offline: served from the last good copy, 10 min old")
 
-        let old = run(report(.ok, items: ["a"]), events: [.staleHit(age: 7200)], mode: .offline)
+        let old = await run(report(.ok, items: ["a"]), events: [.staleHit(age: 7200)], mode: .offline)
         #expect(old.report.sources.first?.message == "offline: served from the cache, 2 h old")
         #expect(!old.report.hasFailures)
     }
 
     @Test("--new keeps only items the source never delivered before; the first run keeps all and says so")
-    func newOnly() throws {
-        let first = run(report(.ok, items: ["a", "b"]), newOnly: true)
+    func newOnly() async throws {
+        let first = await run(report(.ok, items: ["a", "b"]), newOnly: true)
         #expect(first.report.sources.first?.items.map(\.id) == ["a", "b"])
         #expect(first.notes == ["weather: first run with --new: all 2 items are new"])
 
-        let plain = run(report(.ok, items: ["a", "c"]))  // without --new: recorded, all printed
+        let plain = await run(report(.ok, items: ["a", "c"]))  // without --new: recorded, all printed
         #expect(plain.report.sources.first?.items.map(\.id) == ["a", "c"])
 
-        let second = run(report(.ok, items: ["a", "b", "c", "d"]), newOnly: true)
+        let second = await run(report(.ok, items: ["a", "b", "c", "d"]), newOnly: true)
         #expect(second.report.sources.first?.items.map(\.id) == ["d"])
         #expect(second.notes.isEmpty)
     }
@@ -161,5 +162,18 @@ struct RunStorageTests {
         removed.snapshots = 1
         #expect(StoreReport.cleared(removed, cache: true, sourceID: "weather")
             == "removed 3 stored responses and 1 last good copy of source weather")
+    }
+}
+
+/// Runs blocking work (SQLite) on a thread of its own and resumes with its result.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
+
+func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
