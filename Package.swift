@@ -102,8 +102,8 @@ let package = Package(
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "Domain"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "ProviderTesting", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),

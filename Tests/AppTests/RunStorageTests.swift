@@ -2,6 +2,7 @@
 import Domain
 import Foundation
 import Persistence
+import ProviderTesting
 import ProviderKit
 import Synchronization
 import Testing
@@ -162,18 +163,5 @@ struct RunStorageTests {
         removed.snapshots = 1
         #expect(StoreReport.cleared(removed, cache: true, sourceID: "weather")
             == "removed 3 stored responses and 1 last good copy of source weather")
-    }
-}
-
-/// Runs blocking work (SQLite) on a thread of its own and resumes with its result.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
-    }
-}
-
-func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Persistence
+import ProviderTesting
 import ProviderKit
 import Testing
 
