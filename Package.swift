@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - Domain
@@ -36,6 +37,13 @@ let package = Package(
         ]),
         // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
         .target(name: "FeedParsing", dependencies: ["Domain"]),
+
+        // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
+        // response cache, last good copy of each source, item history, recent queries.
+        .target(name: "Persistence", dependencies: [
+            "Domain", "ProviderKit",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -58,6 +66,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "FeedProvider", "FeedParsing",
+            "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -70,7 +79,7 @@ let package = Package(
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
-            "App", "Presentation", "Domain",
+            "App", "Presentation", "Domain", "Persistence", "ProviderKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -97,7 +106,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
-            "HTTPClient", "ProviderTesting", "Domain",
+            "HTTPClient", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
@@ -115,12 +124,13 @@ let package = Package(
             "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
+        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "ProviderTesting", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"]),
+        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"], resources: [.copy("Fixtures")]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Logging
+import Persistence
 import ProviderKit
 
 /// The composition root: builds the run's sources from the manifest through the registered providers.
@@ -84,7 +85,8 @@ public struct AppDIContainer: Sendable {
     ///   - selection: ids from `--sources`; nil runs every source (disabled ones are reported skipped). A named
     ///     source runs even when disabled.
     ///   - query: `--query`, given to the selected sources whose provider accepts one.
-    public func plan(selection: [String]?, query: String?) throws(SelectionError) -> [PlannedSource] {
+    ///   - storage: the run's persistent store (response cache per source); nil runs without one.
+    public func plan(selection: [String]?, query: String?, storage: RunStorage? = nil) throws(SelectionError) -> [PlannedSource] {
         let known = manifest.sources.map(\.id)
         if let selection {
             let unknown = selection.filter { !known.contains($0) }
@@ -117,7 +119,10 @@ public struct AppDIContainer: Sendable {
             }
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
-                return PlannedSource(descriptor: descriptor, plan: .load(try makeItemSource(source, query: accepts ? query : nil)))
+                let services = storage?.services(for: source) ?? ProviderServices()
+                return PlannedSource(
+                    descriptor: descriptor,
+                    plan: .load(try makeItemSource(source, query: accepts ? query : nil, services: services)))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
@@ -128,7 +133,17 @@ public struct AppDIContainer: Sendable {
         AggregateSourcesUseCase()
     }
 
-    private func makeItemSource(_ source: Manifest.Source, query: String?) throws(ManifestError) -> any ItemSource {
+    /// The data directory (`$AGGREGATE_HOME`, …) of this environment.
+    public var dataDirectory: DataDirectory { DataDirectory.resolve(environment: environment) }
+
+    /// Opens the store in the data directory, recovering from a damaged file; the warnings are for stderr.
+    public func openStore() -> (database: AppDatabase?, warnings: [String]) {
+        AppDatabase.openRecovering(at: dataDirectory.databaseURL)
+    }
+
+    private func makeItemSource(
+        _ source: Manifest.Source, query: String?, services: ProviderServices = ProviderServices()
+    ) throws(ManifestError) -> any ItemSource {
         guard let provider = registry.provider(named: source.provider) else {
             throw ManifestError(path: "sources[\(source.index)].provider", "unknown provider '\(source.provider)'")
         }
@@ -137,7 +152,8 @@ public struct AppDIContainer: Sendable {
         let options = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
         return try provider.makeSource(SourceConfiguration(
             id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
-            timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger))
+            timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger,
+            services: services))
     }
 }
 

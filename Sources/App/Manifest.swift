@@ -7,10 +7,15 @@ public struct Manifest: Sendable, Hashable {
     public struct Defaults: Sendable, Hashable {
         public var timeoutSeconds: Double
         public var concurrency: Int
+        /// How long an HTTP response is used without asking the server again; 0 turns the cache off.
+        public var cacheTTLSeconds: Double
 
-        public init(timeoutSeconds: Double = 10, concurrency: Int = 8) {
+        public static let defaultCacheTTLSeconds: Double = 300
+
+        public init(timeoutSeconds: Double = 10, concurrency: Int = 8, cacheTTLSeconds: Double = Defaults.defaultCacheTTLSeconds) {
             self.timeoutSeconds = timeoutSeconds
             self.concurrency = concurrency
+            self.cacheTTLSeconds = cacheTTLSeconds
         }
     }
 
@@ -20,6 +25,9 @@ public struct Manifest: Sendable, Hashable {
         public var enabled: Bool
         public var timeoutSeconds: Double
         public var concurrency: Int
+        /// HTTP responses are reused for this long without a request; 0 disables the response cache (and
+        /// with it stale-if-error and `--offline` answers) for this source.
+        public var cacheTTLSeconds: Double = Defaults.defaultCacheTTLSeconds
         /// The provider's options as written, before `${VAR}` substitution.
         public var options: JSONValue
         /// Position in `sources`, for JSON paths in later messages.

@@ -8,8 +8,8 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     static let topLevelKeys = ["version", "defaults", "sources"]
-    static let defaultsKeys = ["timeoutSeconds", "concurrency"]
-    static let sourceKeys = ["id", "provider", "enabled", "timeoutSeconds", "concurrency", "options"]
+    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds"]
+    static let sourceKeys = ["id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "options"]
 
     public static func load(from url: URL, providers: [String]) throws(ManifestError) -> Manifest {
         let (manifest, problems) = try loadCollecting(from: url, providers: providers)
@@ -69,6 +69,8 @@ public enum ManifestLoader {
                 checkKeys(object, allowed: defaultsKeys, path: "defaults", report: problem)
                 defaults.timeoutSeconds = timeout(object["timeoutSeconds"], "defaults.timeoutSeconds", problem) ?? defaults.timeoutSeconds
                 defaults.concurrency = concurrency(object["concurrency"], "defaults.concurrency", problem) ?? defaults.concurrency
+                defaults.cacheTTLSeconds = cacheTTL(object["cacheTTLSeconds"], "defaults.cacheTTLSeconds", problem)
+                    ?? defaults.cacheTTLSeconds
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
@@ -120,6 +122,7 @@ public enum ManifestLoader {
                 }
                 let timeoutSeconds = timeout(object["timeoutSeconds"], "\(path).timeoutSeconds", problem)
                 let sourceConcurrency = concurrency(object["concurrency"], "\(path).concurrency", problem)
+                let sourceCacheTTL = cacheTTL(object["cacheTTLSeconds"], "\(path).cacheTTLSeconds", problem)
                 let options = object["options"] ?? .object([:])
                 if case .object = options {} else {
                     problem("\(path).options", "expected an object, found \(options.typeName)")
@@ -129,6 +132,7 @@ public enum ManifestLoader {
                         id: id, provider: provider, enabled: enabled,
                         timeoutSeconds: timeoutSeconds ?? defaults.timeoutSeconds,
                         concurrency: sourceConcurrency ?? defaults.concurrency,
+                        cacheTTLSeconds: sourceCacheTTL ?? defaults.cacheTTLSeconds,
                         options: options, index: index))
                 }
             }
@@ -155,13 +159,26 @@ public enum ManifestLoader {
 
     private static func timeout(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
         guard let value else { return nil }
-        let seconds: Double? = switch value {
+        guard let seconds = number(value), seconds > 0, seconds <= 86_400 else {
+            report(path, "expected a number of seconds greater than 0 (at most 86400), found \(value.compactJSON)")
+            return nil
+        }
+        return seconds
+    }
+
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
         case .int(let number): Double(number)
         case .double(let number): number
         default: nil
         }
-        guard let seconds, seconds > 0, seconds <= 86_400 else {
-            report(path, "expected a number of seconds greater than 0 (at most 86400), found \(value.compactJSON)")
+    }
+
+    /// 0 (off) up to 30 days.
+    private static func cacheTTL(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
+        guard let value else { return nil }
+        guard let seconds = number(value), seconds >= 0, seconds <= 2_592_000 else {
+            report(path, "expected a number of seconds from 0 (no cache) to 2592000 (30 days), found \(value.compactJSON)")
             return nil
         }
         return seconds

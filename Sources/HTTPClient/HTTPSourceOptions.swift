@@ -84,7 +84,8 @@ public struct HTTPSourceOptions: Sendable, Hashable {
         return options
     }
 
-    /// The client configuration for one source: its concurrency as the connection limit, its logger.
+    /// The client configuration for one source: its concurrency as the connection limit, its logger, its
+    /// response cache (from `source.services`).
     public func clientConfiguration(for source: SourceConfiguration, retry: RetryPolicy? = nil) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
             maxConnectionsPerHost: source.concurrency,
@@ -92,6 +93,7 @@ public struct HTTPSourceOptions: Sendable, Hashable {
             maxResponseBytes: maxResponseBytes,
             retry: retry ?? RetryPolicy(maxRetries: maxRetries),
             logger: source.logger,
-            sourceID: source.id)
+            sourceID: source.id,
+            responseCache: source.services.responseCache)
     }
 }

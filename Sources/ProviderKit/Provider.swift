@@ -94,8 +94,12 @@ public struct SourceConfiguration: Sendable {
 public struct ProviderServices: Sendable {
     /// Where successful search queries are remembered (`aggregate queries`).
     public var moviesQueries: (any MoviesQueriesRepository)?
+    /// This source's HTTP response cache; the shared HTTP layer uses it by itself
+    /// (`HTTPSourceOptions.clientConfiguration(for:)`), so providers need do nothing.
+    public var responseCache: ResponseCachePolicy?
 
-    public init(moviesQueries: (any MoviesQueriesRepository)? = nil) {
+    public init(moviesQueries: (any MoviesQueriesRepository)? = nil, responseCache: ResponseCachePolicy? = nil) {
         self.moviesQueries = moviesQueries
+        self.responseCache = responseCache
     }
 }

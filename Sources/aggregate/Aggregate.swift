@@ -21,15 +21,22 @@ struct Aggregate: ParsableCommand {
               aggregate validate --manifest m.json   check a manifest; fetch nothing
               aggregate list                         which sources would run, and why
               aggregate providers                    providers and their options
+              aggregate --new -f ndjson              only items not seen before (cron)
+              aggregate --offline                    no network: cached data only
+              aggregate cache stats                  what the response cache holds
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
-              1   a source failed, timed out or could not run (the rest is printed)
+              1   a source failed, timed out, could not run, or was served stale
+                  (unless --allow-stale); the rest is printed
               64  bad command line
               78  invalid manifest (nothing is fetched)
             """,
         version: version,
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self],
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self, CacheCommand.self,
+            HistoryCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -4,6 +4,7 @@ import Domain
 import Foundation
 import Logging
 import Presentation
+import ProviderKit
 
 /// The default command: load the selected sources concurrently and print one result.
 struct RunCommand: ParsableCommand {
@@ -43,6 +44,19 @@ struct RunCommand: ParsableCommand {
         help: ArgumentHelp("A search query for the selected sources whose provider accepts one.", valueName: "text"))
     var query: String?
 
+    @Flag(name: .long, help: "Print only items this source has not delivered before (new since the last run).")
+    var new = false
+
+    @Flag(name: .long, help: "No network at all: HTTP sources are served from the cache, whatever its age.")
+    var offline = false
+
+    @Flag(name: .customLong("no-cache"), help: "Do not read the response cache (responses are still stored).")
+    var noCache = false
+
+    @Flag(name: .customLong("allow-stale"),
+          help: "Exit 0 when a failed source was served from its last good copy (status stale).")
+    var allowStale = false
+
     @Flag(name: .shortAndLong, help: "No progress or warnings on stderr.")
     var quiet = false
 
@@ -60,6 +74,7 @@ struct RunCommand: ParsableCommand {
         if let deadline, !(deadline > 0) { throw ValidationError("--deadline must be a number of seconds above 0.") }
         if !sources.isEmpty, selection == nil { throw ValidationError("--sources needs at least one source id.") }
         if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+        if offline, noCache { throw ValidationError("--offline and --no-cache cannot be used together.") }
         if let query, query.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--query needs some text.")
         }
@@ -71,9 +86,14 @@ struct RunCommand: ParsableCommand {
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
         let container = try manifestOptions.loadContainer(logger: logger)
+        let (database, storeWarnings) = container.openStore()
+        if !quiet {
+            for warning in storeWarnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
+        }
+        let storage = RunStorage(database: database, mode: offline ? .offline : noCache ? .refresh : .normal)
         let plan: [PlannedSource]
         do throws(SelectionError) {
-            plan = try container.plan(selection: selection, query: query)
+            plan = try container.plan(selection: selection, query: query, storage: storage)
         } catch {
             throw ValidationError(error.description)
         }
@@ -83,9 +103,14 @@ struct RunCommand: ParsableCommand {
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
             : nil
         progress?.attach(to: viewModel)
-        let report = container.makeAggregateSourcesUseCase()
+        let loaded = container.makeAggregateSourcesUseCase()
             .executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
         progress?.finish()  // before stdout: both usually share one terminal
+        let finished = storage.finish(loaded, query: query, newOnly: new)
+        let report = finished.report
+        if !quiet {
+            for note in finished.notes { Terminal.writeError("aggregate: \(note)\n") }
+        }
 
         let output = StandardOutput()
         var stream = output
@@ -96,7 +121,7 @@ struct RunCommand: ParsableCommand {
         output.flush()
 
         reportOnStandardError(report)
-        if report.hasFailures { throw ExitCode(ExitStatus.sourcesFailed) }
+        if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
     }
 
     /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.
@@ -111,6 +136,9 @@ struct RunCommand: ParsableCommand {
             guard !quiet, format != .table else { continue }
             if let error = source.error {
                 Terminal.writeError("aggregate: \(source.id): \(source.status.rawValue) (\(error.kind.rawValue)): \(error.message)\n")
+            }
+            if source.status == .stale || source.cache == .stale, let message = source.message {
+                Terminal.writeError("aggregate: \(source.id): \(message)\n")
             }
             for warning in source.warnings {
                 Terminal.writeError("aggregate: \(source.id): warning: \(warning)\n")

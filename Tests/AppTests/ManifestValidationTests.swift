@@ -23,7 +23,21 @@ struct ManifestValidationTests {
         #expect(!sources[1].enabled)
     }
 
+    @Test("cacheTTLSeconds defaults to 300, may be set in defaults and per source, and 0 turns the cache off")
+    func cacheTTL() throws {
+        let plain = try container(#"{ "version": 1, "sources": [ { "id": "a", "provider": "echo", "options": { "cities": [] } } ] }"#)
+        #expect(plain.manifest.sources[0].cacheTTLSeconds == 300)
+        let loaded = try container("""
+            { "version": 1, "defaults": { "cacheTTLSeconds": 60 },
+              "sources": [ { "id": "a", "provider": "echo", "options": { "cities": [] } },
+                           { "id": "b", "provider": "echo", "cacheTTLSeconds": 0, "options": { "cities": [] } } ] }
+            """)
+        #expect(loaded.manifest.sources.map(\.cacheTTLSeconds) == [60, 0])
+    }
+
     @Test("each structural mistake is reported with its JSON path", arguments: [
+        (#"{"version": 1, "sources": [], "defaults": {"cacheTTLSeconds": -1}}"#, "defaults.cacheTTLSeconds: expected a number of seconds from 0 (no cache)"),
+        (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "cacheTTL": 5}]}"#, "sources[0].cacheTTL: unknown key (did you mean 'cacheTTLSeconds'?)"),
         (#"not json"#, "not valid JSON"),
         (#"[1]"#, "expected a JSON object at the top level, found an array"),
         (#"{"sources": []}"#, "version: required; this tool reads manifest version 1"),

@@ -36,7 +36,13 @@ enum Aggregate {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Runs the binary to completion. Async because the blocking part (pipes, waiting for exit) happens on a
+    /// A new empty data directory for one run's store, so no test writes into the real home directory.
+    static func temporaryHome() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-home-\(UUID().uuidString)")
+    }
+
+    /// Runs the binary to completion. `AGGREGATE_HOME` is a new temporary directory unless the test gives
+    /// one (to share a store between runs). Async because the blocking part (pipes, waiting for exit) happens on a
     /// thread of its own: blocking Dispatch's global queues, which also run Swift concurrency on Linux, starves
     /// in-process test servers.
     static func run(
@@ -48,6 +54,7 @@ enum Aggregate {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment["AGGREGATE_HOME"] = temporaryHome().path
         for key in removing { environment[key] = nil }
         environment.merge(extra) { _, new in new }
         process.environment = environment

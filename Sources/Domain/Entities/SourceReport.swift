@@ -25,6 +25,21 @@ public enum SourceStatus: String, Sendable, Hashable, CaseIterable, Codable {
     case stale
 }
 
+/// How a source's data related to the persistent response cache. Part of the output contract (`"cache"`).
+public enum CacheStatus: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Every response came from the cache, fresh, without a request.
+    case hit
+    /// Stored responses were revalidated with the server (304) and no new body was needed.
+    case revalidated
+    /// At least one response came from the network and was stored.
+    case miss
+    /// Served from a copy older than its time to live (stale-if-error, or `--offline`).
+    case stale
+    /// The cache was not read: a source that makes no HTTP requests, `cacheTTLSeconds: 0`, `--no-cache`, or
+    /// no usable store.
+    case off
+}
+
 /// One source's result: what it delivered, how it ended and how long it took.
 public struct SourceReport: Sendable, Hashable {
     public var descriptor: SourceDescriptor
@@ -36,10 +51,12 @@ public struct SourceReport: Sendable, Hashable {
     /// Why a source was skipped, or other human context for its status.
     public var message: String?
     public var duration: TimeInterval
+    /// How the response cache served this source (`.off` unless the run set it).
+    public var cache: CacheStatus
 
     public init(
         descriptor: SourceDescriptor, status: SourceStatus, items: [Item] = [], warnings: [String] = [],
-        error: SourceError? = nil, message: String? = nil, duration: TimeInterval = 0
+        error: SourceError? = nil, message: String? = nil, duration: TimeInterval = 0, cache: CacheStatus = .off
     ) {
         self.descriptor = descriptor
         self.status = status
@@ -48,6 +65,7 @@ public struct SourceReport: Sendable, Hashable {
         self.error = error
         self.message = message
         self.duration = duration
+        self.cache = cache
     }
 
     public var id: String { descriptor.id }
@@ -64,8 +82,12 @@ public struct AggregateReport: Sendable, Hashable {
     }
 
     /// Did any source fail (error, timeout, stale, or skipped for a reason other than being disabled)?
-    public var hasFailures: Bool {
-        sources.contains { $0.status == .error || $0.status == .timeout || $0.status == .stale
+    public var hasFailures: Bool { hasFailures(allowingStale: false) }
+
+    /// `hasFailures`, except that with `allowingStale` a source served from an older copy (`--allow-stale`)
+    /// does not count.
+    public func hasFailures(allowingStale: Bool) -> Bool {
+        sources.contains { $0.status == .error || $0.status == .timeout || ($0.status == .stale && !allowingStale)
             || ($0.status == .skipped && $0.error != nil) }
     }
 }

@@ -19,12 +19,13 @@ enum ReportJSON {
         }
     }
 
-    /// `error`, `warnings` and `message` appear only when there is something to say.
+    /// `cache` is always present; `error`, `warnings` and `message` appear only when there is something to say.
     static func source(_ source: SourceReport) -> OrderedJSON {
         var members: [(key: String, value: OrderedJSON)] = [
             ("id", .string(source.id)),
             ("provider", .string(source.descriptor.provider)),
             ("status", .string(source.status.rawValue)),
+            ("cache", .string(source.cache.rawValue)),
             ("itemCount", .value(.int(source.items.count))),
             ("durationMs", .value(.int(milliseconds(source.duration)))),
         ]

@@ -15,6 +15,7 @@ struct JSONRendererTests {
                   "id": "notes",
                   "provider": "files",
                   "status": "ok",
+                  "cache": "off",
                   "itemCount": 2,
                   "durationMs": 4
                 },
@@ -22,6 +23,7 @@ struct JSONRendererTests {
                   "id": "issues",
                   "provider": "github",
                   "status": "error",
+                  "cache": "miss",
                   "itemCount": 0,
                   "durationMs": 31,
                   "error": {
@@ -33,6 +35,7 @@ struct JSONRendererTests {
                   "id": "feed",
                   "provider": "rss",
                   "status": "skipped",
+                  "cache": "off",
                   "itemCount": 0,
                   "durationMs": 0,
                   "message": "disabled in the manifest"
@@ -41,6 +44,7 @@ struct JSONRendererTests {
                   "id": "empty",
                   "provider": "files",
                   "status": "ok",
+                  "cache": "off",
                   "itemCount": 0,
                   "durationMs": 1,
                   "warnings": [
@@ -90,6 +94,22 @@ struct JSONRendererTests {
         #expect(JSONRenderer().render(SampleReports.golden) == expected)
     }
 
+    @Test("a source served from its last good copy says stale in status and cache, with why and how old")
+    func stale() throws {
+        let report = AggregateReport(generatedAt: Date(timeIntervalSince1970: 0), sources: [SourceReport(
+            descriptor: SourceDescriptor(id: "weather", provider: "openweather", timeoutSeconds: 5, concurrency: 1),
+            status: .stale, items: [Item(kind: .weather, id: "Seoul", title: "Seoul")],
+            error: SourceError(.network, "HTTP 503 Service Unavailable"),
+            message: "served from the last good copy, 12 min old, because this run's load failed", cache: .stale)])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(report).utf8)) as? [String: Any])
+        let source = try #require((root["sources"] as? [[String: Any]])?.first)
+        #expect(source["status"] as? String == "stale")
+        #expect(source["cache"] as? String == "stale")
+        #expect(source["itemCount"] as? Int == 1)
+        #expect((source["error"] as? [String: String])?["kind"] == "network")
+        #expect((source["message"] as? String)?.contains("12 min old") == true)
+    }
+
     @Test("a run with no sources is an empty but complete document")
     func noSources() {
         let expected = """
@@ -113,7 +133,8 @@ struct JSONRendererTests {
         let sources = try #require(root["sources"] as? [[String: Any]])
         #expect(sources.map { $0["id"] as? String } == SampleReports.everyKind.sources.map(\.id))
         for source in sources {
-            for key in ["id", "provider", "status"] { #expect(source[key] is String, "\(key)") }
+            for key in ["id", "provider", "status", "cache"] { #expect(source[key] is String, "\(key)") }
+            #expect(CacheStatus(rawValue: source["cache"] as? String ?? "") != nil)
             for key in ["itemCount", "durationMs"] { #expect(source[key] is Int, "\(key)") }
             #expect(SourceStatus(rawValue: source["status"] as? String ?? "") != nil)
         }

@@ -32,7 +32,7 @@ enum SampleReports {
                 duration: 0.0042),
             SourceReport(
                 descriptor: descriptor("issues", "github"), status: .error,
-                error: SourceError(.unauthorized, "Bad credentials"), duration: 0.031),
+                error: SourceError(.unauthorized, "Bad credentials"), duration: 0.031, cache: .miss),
             SourceReport(
                 descriptor: descriptor("feed", "rss"), status: .skipped, message: "disabled in the manifest"),
             SourceReport(

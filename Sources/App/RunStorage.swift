@@ -1,0 +1,163 @@
+import Domain
+import Foundation
+import Persistence
+import ProviderKit
+import Synchronization
+
+/// What the persistent store adds to one run.
+///
+/// Before: each HTTP source gets its response-cache policy (`services(for:)`), which the shared HTTP layer
+/// uses by itself. After (`finish`):
+/// - each source's `cache` status is filled in;
+/// - a source that ended `ok` leaves its items as the last good copy;
+/// - a source that failed for a reason a later try may not have (network, 5xx, rate limit, timeout, the
+///   run's deadline) is served from its last good copy instead, with status `stale` and the copy's age;
+/// - with `--offline`, cached data of any age counts as success, and a source with nothing cached is
+///   `skipped` ("not cached");
+/// - every delivered item is recorded in the history, and with `--new` only items never seen before by
+///   that source are kept.
+///
+/// The last good copy is kept per source rather than per request because a source fails as a whole: its
+/// timeout or the run's deadline can strike between requests, and a multi-request source (pages, cities)
+/// must not mix fresh and old pages. Only sources that made HTTP requests through the cache get copies.
+public final class RunStorage: Sendable {
+    /// The notes for stderr and the report to print.
+    public struct Outcome: Sendable {
+        public var report: AggregateReport
+        /// One line each, for people (stderr).
+        public var notes: [String]
+    }
+
+    private let mode: CacheMode
+    private let responses: (any ResponseCacheStore)?
+    private let snapshots: (any SourceSnapshotRepository)?
+    private let history: (any SeenItemsRepository)?
+    private let activities = Mutex<[String: CacheActivity]>([:])
+    private let now: @Sendable () -> Date
+
+    /// - Parameter database: nil runs without a store (it could not be opened): no cache, no history.
+    public convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(
+            responses: database.map(SQLiteResponseCacheStore.init), snapshots: database.map(SQLiteSourceSnapshotRepository.init),
+            history: database.map(SQLiteSeenItemsRepository.init), mode: mode, now: now)
+    }
+
+    public init(
+        responses: (any ResponseCacheStore)?, snapshots: (any SourceSnapshotRepository)?, history: (any SeenItemsRepository)?,
+        mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.responses = responses
+        self.snapshots = snapshots
+        self.history = history
+        self.mode = mode
+        self.now = now
+    }
+
+    /// The services of one source: its response-cache policy unless its TTL is 0 or there is no store.
+    func services(for source: Manifest.Source) -> ProviderServices {
+        guard let responses, source.cacheTTLSeconds > 0 else { return ProviderServices() }
+        let policy = ResponseCachePolicy(store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode)
+        activities.withLock { $0[source.id] = policy.activity }
+        return ProviderServices(responseCache: policy)
+    }
+
+    /// Applies the cache, the last good copies and the history to a finished run (see the type's comment).
+    /// - Parameters:
+    ///   - query: the run's `--query`: last good copies are kept per query.
+    ///   - newOnly: `--new`.
+    public func finish(_ report: AggregateReport, query: String? = nil, newOnly: Bool = false) -> Outcome {
+        var notes: [String] = []
+        var finished = report
+        let activities = self.activities.withLock { $0 }
+        for index in finished.sources.indices {
+            var source = finished.sources[index]
+            if let activity = activities[source.id] {
+                source.cache = activity.status
+                if !activity.isEmpty {
+                    applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
+                }
+            }
+            if let history {
+                do {
+                    let seen = try history.recordSeen(sourceID: source.id, itemIDs: source.items.map(\.id), at: now())
+                    if newOnly {
+                        if seen.isFirstRun, !source.items.isEmpty {
+                            notes.append("\(source.id): first run with --new: all \(source.items.count) items are new")
+                        }
+                        source.items = source.items.filter { seen.unseen.contains($0.id) }
+                    }
+                } catch {
+                    notes.append("\(source.id): the item history could not be updated: \(error.message)")
+                }
+            } else if newOnly {
+                notes.append("\(source.id): no item history (the store is unavailable): showing every item")
+            }
+            finished.sources[index] = source
+        }
+        return Outcome(report: finished, notes: notes)
+    }
+
+    /// Failure kinds a later try may not have: these are served from the last good copy.
+    static let recoverableKinds: Set<SourceError.Kind> = [.network, .timeout, .rateLimited]
+
+    private func applyCopies(to source: inout SourceReport, activity: CacheActivity, variant: String, notes: inout [String]) {
+        guard let snapshots else { return }
+        switch source.status {
+        case .ok:
+            if mode == .offline {
+                if let age = activity.oldestStaleAge {
+                    source.message = "offline: served from the cache, \(Self.describeAge(age)) old"
+                }
+            } else if source.cache != .hit {
+                do {
+                    try snapshots.saveLastGood(SourceSnapshot(sourceID: source.id, variant: variant, items: source.items, savedAt: now()))
+                } catch {
+                    notes.append("\(source.id): the last good copy could not be saved: \(error.message)")
+                }
+            }
+        case .error, .timeout:
+            guard mode != .refresh, mode == .offline || Self.recoverableKinds.contains(source.error?.kind ?? .configuration) else { return }
+            let copy: SourceSnapshot?
+            do {
+                copy = try snapshots.lastGood(sourceID: source.id, variant: variant)
+            } catch {
+                notes.append("\(source.id): \(error.message)")
+                copy = nil
+            }
+            if let copy {
+                let age = Self.describeAge(now().timeIntervalSince(copy.savedAt))
+                source.items = copy.items
+                source.cache = .stale
+                if mode == .offline {
+                    (source.status, source.error) = (.ok, nil)
+                    source.message = "offline: served from the last good copy, \(age) old"
+                } else {
+                    source.status = .stale
+                    source.message = "served from the last good copy, \(age) old, because this run's load failed"
+                }
+            } else if mode == .offline, activity.offlineMisses > 0 {
+                source.status = .skipped
+                source.items = []
+                source.error = SourceError(.network, "not cached; --offline allows no network")
+                source.message = nil
+            }
+        case .skipped, .stale:
+            break
+        }
+    }
+
+    /// `45 s`, `12 min`, `3 h 5 min`, `2 d 4 h`.
+    static func describeAge(_ seconds: TimeInterval) -> String {
+        let total = max(0, Int(seconds.rounded()))
+        switch total {
+        case ..<60: return "\(total) s"
+        case ..<3600: return "\(total / 60) min"
+        case ..<86_400:
+            let minutes = (total % 3600) / 60
+            return "\(total / 3600) h" + (minutes > 0 ? " \(minutes) min" : "")
+        default:
+            let hours = (total % 86_400) / 3600
+            return "\(total / 86_400) d" + (hours > 0 ? " \(hours) h" : "")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Domain
+import Foundation
+import GRDB
+
+/// The one SQLite database of the persistent store, opened through GRDB.
+///
+/// WAL mode (a `DatabasePool`) with a busy timeout, so two `aggregate` runs at once wait for each other
+/// instead of failing, and readers never block the writer. The schema is created and upgraded by
+/// `DatabaseMigrator` migrations.
+public struct AppDatabase: Sendable {
+    /// How long a statement waits for another process's lock before failing.
+    public static let busyTimeout: TimeInterval = 10
+
+    let pool: DatabasePool
+    public let url: URL
+
+    private init(pool: DatabasePool, url: URL) {
+        self.pool = pool
+        self.url = url
+    }
+
+    /// Opens (creating the file and its directory if needed) and migrates the database at `url`.
+    public static func open(at url: URL) throws -> AppDatabase {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "aggregate.store"
+        // In WAL mode NORMAL never corrupts the database; a power cut may lose the last commits, which for a
+        // cache and a history is fine, and it saves an fsync on every commit.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        try migrate(pool)
+        return AppDatabase(pool: pool, url: url)
+    }
+
+    /// Opens the database; one that is corrupt or unreadable is moved aside (`aggregate.sqlite.corrupt-…`)
+    /// with a warning and a new one is created. When even that fails (a read-only data directory) the
+    /// database is nil and the warnings say why: the run goes on without the store.
+    public static func openRecovering(at url: URL, now: Date = Date()) -> (database: AppDatabase?, warnings: [String]) {
+        do {
+            return (try open(at: url), [])
+        } catch {
+            let reason = describe(error)
+            guard isDamage(error), FileManager.default.fileExists(atPath: url.path) else {
+                return (nil, ["the store at \(url.path) cannot be used (\(reason)); running without cache and history"])
+            }
+            let aside = url.path + ".corrupt-" + String(Int(now.timeIntervalSince1970))
+            do {
+                for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+                    try FileManager.default.moveItem(atPath: url.path + suffix, toPath: aside + suffix)
+                }
+                let database = try open(at: url)
+                return (database, ["the store at \(url.path) was unreadable (\(reason)); moved it to \(aside) and started a new one"])
+            } catch {
+                return (nil, ["the store at \(url.path) is unreadable (\(reason)) and could not be replaced "
+                    + "(\(describe(error))); running without cache and history"])
+            }
+        }
+    }
+
+    /// Errors that mean the file itself is bad (not a lock held by another run, which the busy timeout
+    /// already waited for).
+    static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_IOERR,
+             .SQLITE_FORMAT:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
+        return (error as NSError).localizedDescription
+    }
+
+    /// Two processes may open a new database at the same moment: both see no migration applied, one
+    /// wins the write lock and the other's `CREATE TABLE` then fails. Migrating again sees the work done.
+    private static func migrate(_ pool: DatabasePool) throws {
+        var attempt = 0
+        while true {
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch {
+                attempt += 1
+                if attempt >= 3 || (try? pool.read(migrator.hasCompletedMigrations)) == true {
+                    if (try? pool.read(migrator.hasCompletedMigrations)) == true { return }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The schema's history. Never edit a shipped migration: add the next one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE http_response (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    source_id TEXT NOT NULL,
+                    status INTEGER NOT NULL,
+                    headers TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    stored_at REAL NOT NULL,
+                    expires_at REAL NOT NULL
+                );
+                CREATE INDEX http_response_source ON http_response(source_id);
+                CREATE TABLE source_snapshot (
+                    source_id TEXT NOT NULL,
+                    variant TEXT NOT NULL,
+                    items BLOB NOT NULL,
+                    saved_at REAL NOT NULL,
+                    PRIMARY KEY (source_id, variant)
+                );
+                CREATE TABLE seen_item (
+                    source_id TEXT NOT NULL,
+                    item_id TEXT NOT NULL,
+                    first_seen_at REAL NOT NULL,
+                    PRIMARY KEY (source_id, item_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE movies_query (
+                    source_id TEXT NOT NULL,
+                    query_key TEXT NOT NULL,
+                    query TEXT NOT NULL,
+                    used_at REAL NOT NULL,
+                    PRIMARY KEY (source_id, query_key)
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// Runs `work` in a write transaction, mapping SQLite failures to the Domain's `io` error.
+    func write<T>(_ work: (Database) throws -> T) throws(SourceError) -> T {
+        do {
+            return try pool.write(work)
+        } catch {
+            throw SourceError(.io, "the store could not be written: \(Self.describe(error))")
+        }
+    }
+
+    func read<T>(_ work: (Database) throws -> T) throws(SourceError) -> T {
+        do {
+            return try pool.read(work)
+        } catch {
+            throw SourceError(.io, "the store could not be read: \(Self.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Domain
+import Foundation
+import Synchronization
+
+/// How a run uses the response cache (`aggregate run` flags).
+public enum CacheMode: String, Sendable, Hashable {
+    /// Fresh entries answer without a request; stale ones are revalidated.
+    case normal
+    /// `--offline`: no network at all; entries of any age answer, a request without one fails.
+    case offline
+    /// `--no-cache`: never read the cache, but store what arrives.
+    case refresh
+}
+
+/// One source's use of the response cache, built by the composition root and handed to the HTTP layer
+/// through `ProviderServices`.
+public struct ResponseCachePolicy: Sendable {
+    public var store: any ResponseCacheStore
+    public var sourceID: String
+    /// The manifest's `cacheTTLSeconds` (greater than 0: a source with 0 gets no policy at all).
+    public var ttlSeconds: Double
+    public var mode: CacheMode
+    /// What the cache did for this source's requests, read after the run for the report.
+    public var activity: CacheActivity
+
+    public init(
+        store: any ResponseCacheStore, sourceID: String, ttlSeconds: Double, mode: CacheMode = .normal,
+        activity: CacheActivity = CacheActivity()
+    ) {
+        self.store = store
+        self.sourceID = sourceID
+        self.ttlSeconds = ttlSeconds
+        self.mode = mode
+        self.activity = activity
+    }
+}
+
+/// Counts what the response cache did for one source's requests. Thread-safe.
+public final class CacheActivity: Sendable {
+    /// How one request was answered.
+    public enum Event: Sendable, Hashable {
+        /// A fresh stored response, no request.
+        case hit
+        /// `--offline`: a stored response past its time to live, `age` seconds old.
+        case staleHit(age: TimeInterval)
+        /// A 304 confirmed the stored response.
+        case revalidated
+        /// The network answered (and the response was stored when cacheable).
+        case miss
+        /// `--no-cache`: the network answered without the cache being read.
+        case bypassed
+        /// `--offline` and nothing stored for the request.
+        case offlineMiss
+    }
+
+    private let events = Mutex<[Event]>([])
+
+    public init() {}
+
+    public func record(_ event: Event) {
+        events.withLock { $0.append(event) }
+    }
+
+    public var recorded: [Event] { events.withLock { $0 } }
+
+    /// Whether the source made any request through the cache layer (a source that never does is no HTTP
+    /// source, and gets no last-good copy).
+    public var isEmpty: Bool { events.withLock { $0.isEmpty } }
+
+    public var offlineMisses: Int { recorded.filter { $0 == .offlineMiss }.count }
+
+    /// The oldest stale response served, in seconds, if any was.
+    public var oldestStaleAge: TimeInterval? {
+        recorded.compactMap { if case .staleHit(let age) = $0 { age } else { nil } }.max()
+    }
+
+    /// The source's `"cache"` value: any network body makes it a miss, else any 304 a revalidation, else
+    /// any stale answer stale, else a hit. `off` when the cache was bypassed or never consulted.
+    public var status: CacheStatus {
+        let events = recorded
+        if events.contains(.miss) { return .miss }
+        if events.contains(.revalidated) { return .revalidated }
+        if events.contains(where: { if case .staleHit = $0 { true } else { false } }) { return .stale }
+        if events.contains(.hit) { return .hit }
+        return .off
+    }
+}

@@ -1,0 +1,75 @@
+import Domain
+import Foundation
+import Persistence
+import ProviderTesting
+import ProviderKit
+import Testing
+
+@Suite("Last good copies, item history and maintenance")
+struct RepositoryTests {
+    static let items = [
+        Item(kind: .weather, id: "Seoul", title: "Seoul", subtitle: "Clouds, 21.3 °C", url: URL(string: "https://x/s"),
+             date: Date(timeIntervalSince1970: 1_800_000_000.5), fields: ["temperature": 21.3, "tags": ["a"], "none": nil]),
+        Item(kind: .record, id: "2", title: "Plain"),
+    ]
+
+    @Test("a last good copy round-trips every item field, per source and variant")
+    func snapshots() async throws {
+        let saved = SourceSnapshot(sourceID: "weather", items: Self.items, savedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        let (plain, dune, other) = try await blocking {
+            let repository = SQLiteSourceSnapshotRepository(database: try TemporaryDirectory().open())
+            try repository.saveLastGood(saved)
+            try repository.saveLastGood(SourceSnapshot(sourceID: "weather", variant: "dune", items: [], savedAt: Date()))
+            return (try repository.lastGood(sourceID: "weather", variant: ""),
+                    try repository.lastGood(sourceID: "weather", variant: "dune"),
+                    try repository.lastGood(sourceID: "other", variant: ""))
+        }
+        #expect(plain == saved)
+        #expect(dune?.items == [])
+        #expect(other == nil)
+    }
+
+    @Test("history: the first run is all new and says so; later runs report only unseen ids, per source")
+    func history() async throws {
+        let (first, second, other) = try await blocking {
+            let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
+            return (try history.recordSeen(sourceID: "feed", itemIDs: ["a", "b"], at: Date()),
+                    try history.recordSeen(sourceID: "feed", itemIDs: ["b", "c"], at: Date()),
+                    try history.recordSeen(sourceID: "other", itemIDs: ["a"], at: Date()))
+        }
+        #expect(first == SeenItems(unseen: ["a", "b"], isFirstRun: true))
+        #expect(second == SeenItems(unseen: ["c"], isFirstRun: false))
+        #expect(other == SeenItems(unseen: ["a"], isFirstRun: true), "history is per source")
+    }
+
+    @Test("stats count each source's responses, copies and history; clear removes one source or all")
+    func maintenance() async throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        // Every step is SQLite, so it runs on a thread of its own; the values come back for the expectations.
+        let (stats, onlyB, removedA, k3Kept, historyRemoved, restRemoved, after) = try await blocking {
+            let database = try TemporaryDirectory().open()
+            let store = SQLiteResponseCacheStore(database: database)
+            for (key, source, fresh) in [("k1", "a", true), ("k2", "a", false), ("k3", "b", true)] {
+                try store.store(StoredResponse(status: 200, headers: [], body: Data(repeating: 1, count: 100), storedAt: now,
+                                               expiresAt: now.addingTimeInterval(fresh ? 60 : -1)), forKey: key, sourceID: source)
+            }
+            try SQLiteSourceSnapshotRepository(database: database)
+                .saveLastGood(SourceSnapshot(sourceID: "a", items: Self.items, savedAt: now))
+            _ = try SQLiteSeenItemsRepository(database: database).recordSeen(sourceID: "c", itemIDs: ["1", "2", "3"], at: now)
+            let maintenance = StoreMaintenance(database: database)
+            return (try maintenance.stats(now: now), try maintenance.stats(sourceID: "b", now: now),
+                    try maintenance.clearCache(sourceID: "a"), try store.response(forKey: "k3") != nil,
+                    try maintenance.clearHistory(), try maintenance.clearCache(), try maintenance.stats(now: now))
+        }
+        #expect(stats.map(\.sourceID) == ["a", "b", "c"])
+        #expect(stats[0].responses == 2 && stats[0].freshResponses == 1 && stats[0].bytes == 2 * 102)
+        #expect(stats[0].snapshotItems == 2)
+        #expect(stats[2].historyItems == 3 && stats[2].responses == 0)
+        #expect(onlyB.map(\.sourceID) == ["b"])
+        #expect(removedA.responses == 2 && removedA.snapshots == 1)
+        #expect(k3Kept, "other sources keep theirs")
+        #expect(historyRemoved.historyItems == 3)
+        #expect(restRemoved.responses == 1)
+        #expect(after.isEmpty)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import Persistence
+import ProviderTesting
+
+/// A new directory under the system's temporary directory, for one test's database files.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var databaseURL: URL { url.appendingPathComponent("aggregate.sqlite") }
+
+    func open() throws -> AppDatabase { try AppDatabase.open(at: databaseURL) }
+
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
+}
