@@ -34,6 +34,9 @@ let package = Package(
             "Domain", "ProviderKit",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // What the tool remembers between runs (recent search queries), in files of its data directory,
+        // behind Domain repository protocols.
+        .target(name: "LocalStore", dependencies: ["Domain"]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -45,12 +48,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
-            "Domain", "ProviderKit",
-            "FilesProvider", "ExecProvider", "OpenWeatherProvider",
+            "Domain", "ProviderKit", "LocalStore",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "TMDBProvider",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -94,6 +98,11 @@ let package = Package(
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "TMDBProviderTests", dependencies: [
+            "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "LocalStoreTests", dependencies: ["LocalStore", "Domain"]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import LocalStore
 import Logging
 import ProviderKit
 
@@ -12,6 +13,7 @@ public struct AppDIContainer: Sendable {
     public let registry: ProviderRegistry
     private let environment: [String: String]
     private let logger: Logger
+    private let recentQueriesFile: RecentQueriesFile
 
     public init(
         manifest: Manifest, registry: ProviderRegistry = .builtIn,
@@ -22,6 +24,7 @@ public struct AppDIContainer: Sendable {
         self.registry = registry
         self.environment = environment
         self.logger = logger
+        self.recentQueriesFile = RecentQueriesFile(directory: DataDirectory.url(environment: environment))
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
@@ -137,7 +140,39 @@ public struct AppDIContainer: Sendable {
         let options = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
         return try provider.makeSource(SourceConfiguration(
             id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
-            timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger))
+            timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger,
+            services: ProviderServices(moviesQueries: makeMoviesQueriesRepository(sourceID: source.id))))
+    }
+}
+
+// MARK: - Recent queries
+
+extension AppDIContainer {
+    /// How many recent queries are kept and listed per source.
+    public static let recentQueriesLimit = RecentQueriesFile.maxCount
+
+    /// Where this run keeps what it remembers: `$AGGREGATE_HOME`, else `$XDG_DATA_HOME/aggregate`, else
+    /// `~/.local/share/aggregate`.
+    public var dataDirectory: URL { recentQueriesFile.url.deletingLastPathComponent() }
+
+    /// The recent search queries of one source. The Domain protocol is source-agnostic, so each source gets
+    /// its own repository; all of them share one store (today a JSON file in the data directory).
+    public func makeMoviesQueriesRepository(sourceID: String) -> any MoviesQueriesRepository {
+        JSONFileMoviesQueriesRepository(file: recentQueriesFile, sourceID: sourceID)
+    }
+
+    /// The sources `aggregate queries` lists: the one named, or every source whose provider accepts a query,
+    /// in manifest order.
+    public func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
+        let keeping = manifest.sources.filter { registry.provider(named: $0.provider)?.acceptsQuery == true }
+        guard let id else { return keeping.map(\.id) }
+        guard let source = manifest.source(id: id) else {
+            throw .unknownSources([id], known: manifest.sources.map(\.id))
+        }
+        guard keeping.contains(source) else {
+            throw .keepsNoQueries("\(source.id) (\(source.provider))", keeping: keeping.map(\.id))
+        }
+        return [id]
     }
 }
 
@@ -158,6 +193,8 @@ public struct SourceListing: Sendable, Hashable {
 public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownSources([String], known: [String])
     case queryNotAccepted([String], accepting: [String])
+    /// `aggregate queries --source` named a source whose provider takes no search queries.
+    case keepsNoQueries(String, keeping: [String])
 
     public var description: String {
         switch self {
@@ -167,6 +204,9 @@ public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
         case .queryNotAccepted(let sources, let accepting):
             let which = accepting.isEmpty ? "no registered provider accepts one" : "providers that accept one: \(accepting.joined(separator: ", "))"
             return "--query does not apply to \(sources.joined(separator: ", ")); \(which)"
+        case .keepsNoQueries(let source, let keeping):
+            let which = keeping.isEmpty ? "no source of the manifest does" : "sources that do: \(keeping.joined(separator: ", "))"
+            return "\(source) keeps no search queries; \(which)"
         }
     }
 }

@@ -3,6 +3,7 @@ import FilesProvider
 import Foundation
 import OpenWeatherProvider
 import ProviderKit
+import TMDBProvider
 
 /// The providers a manifest can name.
 public struct ProviderRegistry: Sendable {
@@ -17,6 +18,7 @@ public struct ProviderRegistry: Sendable {
         FilesProvider(),
         ExecProvider(),
         OpenWeatherProvider(),
+        TMDBProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

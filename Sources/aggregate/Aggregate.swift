@@ -21,6 +21,8 @@ struct Aggregate: ParsableCommand {
               aggregate validate --manifest m.json   check a manifest; fetch nothing
               aggregate list                         which sources would run, and why
               aggregate providers                    providers and their options
+              aggregate --sources movies --query X   search TMDB for X this run
+              aggregate queries                      recent search queries
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
@@ -29,7 +31,7 @@ struct Aggregate: ParsableCommand {
               78  invalid manifest (nothing is fetched)
             """,
         version: version,
-        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self],
+        subcommands: [RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self, QueriesCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
