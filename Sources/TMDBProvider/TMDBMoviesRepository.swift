@@ -10,7 +10,7 @@ public struct TMDBMoviesRepository {
     private let imageBaseURL: URL
     private let credential: TMDBCredential
 
-    init(client: any HTTPFetching, baseURL: URL, imageBaseURL: URL, credential: TMDBCredential) {
+    public init(client: any HTTPFetching, baseURL: URL, imageBaseURL: URL, credential: TMDBCredential) {
         self.client = client
         self.baseURL = baseURL
         self.imageBaseURL = imageBaseURL

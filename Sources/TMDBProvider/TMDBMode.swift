@@ -33,18 +33,3 @@ extension MovieListing {
         }
     }
 }
-
-/// How requests prove who we are. Exactly one per source; its value is a secret.
-enum TMDBCredential: Sendable, Hashable {
-    /// A v3 API key, sent as the `api_key` query item (redacted in every log line and message).
-    case apiKey(String)
-    /// A v4 read access token, sent as `Authorization: Bearer …`.
-    case accessToken(String)
-
-    var secret: String {
-        switch self {
-        case .apiKey(let key): key
-        case .accessToken(let token): token
-        }
-    }
-}

@@ -1,0 +1,77 @@
+import App
+import Domain
+import Foundation
+import ProviderKit
+import Testing
+
+/// Saves `--query` through the services App hands it, as the TMDB provider's search does.
+private struct RememberingProvider: Provider {
+    var name = "remember"
+    var summary = "Remembers its query."
+    var acceptsQuery = true
+    var options: [OptionSpec] = []
+
+    func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
+        RememberingSource(query: configuration.query, queries: configuration.services.moviesQueries)
+    }
+}
+
+private struct RememberingSource: ItemSource {
+    let query: String?
+    let queries: (any MoviesQueriesRepository)?
+
+    func load(_ context: LoadContext, into sink: ItemSink) {
+        guard let query else { return sink.finish() }
+        guard let queries else { return sink.fail(SourceError(.configuration, "no recent-queries store")) }
+        do throws(SourceError) { try queries.saveRecentQuery(query) } catch { return sink.fail(error) }
+        sink.finish()
+    }
+}
+
+@Suite("Recent queries through the composition root")
+struct RecentQueriesTests {
+    let manifest = """
+        {"version": 1, "sources": [
+          {"id": "notes", "provider": "echo", "options": {"cities": ["a"]}},
+          {"id": "movies", "provider": "remember"},
+          {"id": "films", "provider": "remember"}
+        ]}
+        """
+    let registry = ProviderRegistry([EchoProvider(), RememberingProvider()])
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-home-\(UUID().uuidString)")
+
+    @Test("each source's successful query lands in its own list under AGGREGATE_HOME")
+    func savedPerSource() async throws {
+        let loaded = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
+        #expect(loaded.dataDirectory.path == home.path)
+        _ = await AggregateSourcesUseCase().execute(try loaded.plan(selection: ["movies"], query: "Inception"))
+        _ = await AggregateSourcesUseCase().execute(try loaded.plan(selection: ["films"], query: "Heat"))
+        _ = await AggregateSourcesUseCase().execute(try loaded.plan(selection: ["movies"], query: "Alien"))
+
+        // A later run (a new container) reads what this one saved.
+        let later = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
+        #expect(try later.makeMoviesQueriesRepository(sourceID: "movies").recentQueries(maxCount: 20) == ["Alien", "Inception"])
+        #expect(try later.makeMoviesQueriesRepository(sourceID: "films").recentQueries(maxCount: 20) == ["Heat"])
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("recent-queries.json").path))
+    }
+
+    @Test("queries lists the sources that take a query, or the one named; others are refused clearly")
+    func sourcesToList() throws {
+        let loaded = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
+        #expect(try loaded.recentQueriesSources(named: nil) == ["movies", "films"])
+        #expect(try loaded.recentQueriesSources(named: "films") == ["films"])
+        #expect(throws: SelectionError.keepsNoQueries("notes (echo)", keeping: ["movies", "films"])) {
+            try loaded.recentQueriesSources(named: "notes")
+        }
+        #expect(throws: SelectionError.unknownSources(["movie"], known: ["notes", "movies", "films"])) {
+            try loaded.recentQueriesSources(named: "movie")
+        }
+        #expect(SelectionError.keepsNoQueries("notes (echo)", keeping: ["movies"]).description
+            == "notes (echo) keeps no search queries; sources that do: movies")
+    }
+
+    @Test("the built-in registry offers tmdb, which accepts --query")
+    func tmdbRegistered() {
+        #expect(ProviderRegistry.builtIn.provider(named: "tmdb")?.acceptsQuery == true)
+    }
+}
