@@ -29,7 +29,7 @@ private struct RememberingSource: ItemSource {
 }
 
 @Suite("Recent queries through the composition root")
-struct RecentQueriesTests {
+final class RecentQueriesTests: Sendable {
     let manifest = """
         {"version": 1, "sources": [
           {"id": "notes", "provider": "echo", "options": {"cities": ["a"]}},
@@ -39,6 +39,8 @@ struct RecentQueriesTests {
         """
     let registry = ProviderRegistry([EchoProvider(), RememberingProvider()])
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-home-\(UUID().uuidString)")
+
+    deinit { try? FileManager.default.removeItem(at: home) }
 
     @Test("each source's successful query lands in its own list under AGGREGATE_HOME")
     func savedPerSource() async throws {

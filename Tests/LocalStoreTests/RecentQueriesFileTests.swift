@@ -4,10 +4,12 @@ import LocalStore
 import Testing
 
 @Suite("Recent queries in a JSON file")
-struct RecentQueriesFileTests {
-    /// A fresh data directory that does not exist yet, under the system's temporary directory.
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("aggregate-store-\(UUID().uuidString)/nested/aggregate")
+final class RecentQueriesFileTests: Sendable {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-store-\(UUID().uuidString)")
+    /// A fresh data directory that does not exist yet.
+    var directory: URL { root.appendingPathComponent("nested/aggregate") }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
 
     func repository(_ source: String = "movies", file: RecentQueriesFile? = nil) -> JSONFileMoviesQueriesRepository {
         JSONFileMoviesQueriesRepository(file: file ?? RecentQueriesFile(directory: directory), sourceID: source)
