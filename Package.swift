@@ -60,13 +60,14 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
+        .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit",
-            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "FeedProvider", "FeedParsing",
-            "Persistence",
+            "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
+            "FeedParsing", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -126,6 +127,10 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "ProviderTesting", "Domain"]),
+        .testTarget(name: "TMDBProviderTests", dependencies: [
+            "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain",
             .product(name: "CSV", package: "CSV.swift"),

@@ -157,6 +157,33 @@ public struct AppDIContainer: Sendable {
     }
 }
 
+// MARK: - Recent queries
+
+extension AppDIContainer {
+    /// How many recent queries are kept and listed per source.
+    public static let recentQueriesLimit = SQLiteMoviesQueriesRepository.maxStored
+
+    /// The recent search queries of one source, in the store. The Domain protocol is source-agnostic, so
+    /// each source gets its own repository over the one database.
+    public func makeMoviesQueriesRepository(database: AppDatabase, sourceID: String) -> any MoviesQueriesRepository {
+        SQLiteMoviesQueriesRepository(database: database, sourceID: sourceID)
+    }
+
+    /// The sources `aggregate queries` lists: the one named, or every source whose provider accepts a query,
+    /// in manifest order.
+    public func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
+        let keeping = manifest.sources.filter { registry.provider(named: $0.provider)?.acceptsQuery == true }
+        guard let id else { return keeping.map(\.id) }
+        guard let source = manifest.source(id: id) else {
+            throw .unknownSources([id], known: manifest.sources.map(\.id))
+        }
+        guard keeping.contains(source) else {
+            throw .keepsNoQueries("\(source.id) (\(source.provider))", keeping: keeping.map(\.id))
+        }
+        return [id]
+    }
+}
+
 /// A source as `aggregate list` shows it.
 public struct SourceListing: Sendable, Hashable {
     public enum State: Sendable, Hashable {
@@ -174,6 +201,8 @@ public struct SourceListing: Sendable, Hashable {
 public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownSources([String], known: [String])
     case queryNotAccepted([String], accepting: [String])
+    /// `aggregate queries --source` named a source whose provider takes no search queries.
+    case keepsNoQueries(String, keeping: [String])
 
     public var description: String {
         switch self {
@@ -183,6 +212,9 @@ public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
         case .queryNotAccepted(let sources, let accepting):
             let which = accepting.isEmpty ? "no registered provider accepts one" : "providers that accept one: \(accepting.joined(separator: ", "))"
             return "--query does not apply to \(sources.joined(separator: ", ")); \(which)"
+        case .keepsNoQueries(let source, let keeping):
+            let which = keeping.isEmpty ? "no source of the manifest does" : "sources that do: \(keeping.joined(separator: ", "))"
+            return "\(source) keeps no search queries; \(which)"
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import GitHubProvider
 import OpenWeatherProvider
 import ProviderKit
+import TMDBProvider
 
 /// The providers a manifest can name.
 public struct ProviderRegistry: Sendable {
@@ -21,6 +22,7 @@ public struct ProviderRegistry: Sendable {
         OpenWeatherProvider(),
         GitHubProvider(),
         FeedProvider(),
+        TMDBProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

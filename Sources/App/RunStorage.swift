@@ -32,6 +32,7 @@ public final class RunStorage: Sendable {
     private let responses: (any ResponseCacheStore)?
     private let snapshots: (any SourceSnapshotRepository)?
     private let history: (any SeenItemsRepository)?
+    private let queries: (@Sendable (_ sourceID: String) -> any MoviesQueriesRepository)?
     private let activities = Mutex<[String: CacheActivity]>([:])
     private let now: @Sendable () -> Date
 
@@ -39,26 +40,38 @@ public final class RunStorage: Sendable {
     public convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
         self.init(
             responses: database.map(SQLiteResponseCacheStore.init), snapshots: database.map(SQLiteSourceSnapshotRepository.init),
-            history: database.map(SQLiteSeenItemsRepository.init), mode: mode, now: now)
+            history: database.map(SQLiteSeenItemsRepository.init),
+            queries: Self.queriesFactory(database),
+            mode: mode, now: now)
+    }
+
+    private static func queriesFactory(
+        _ database: AppDatabase?
+    ) -> (@Sendable (_ sourceID: String) -> any MoviesQueriesRepository)? {
+        guard let database else { return nil }
+        return { sourceID in SQLiteMoviesQueriesRepository(database: database, sourceID: sourceID) }
     }
 
     public init(
         responses: (any ResponseCacheStore)?, snapshots: (any SourceSnapshotRepository)?, history: (any SeenItemsRepository)?,
-        mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }
+        queries: (@Sendable (_ sourceID: String) -> any MoviesQueriesRepository)? = nil, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.responses = responses
         self.snapshots = snapshots
         self.history = history
+        self.queries = queries
         self.mode = mode
         self.now = now
     }
 
-    /// The services of one source: its response-cache policy unless its TTL is 0 or there is no store.
+    /// The services of one source: its recent-queries repository, and its response-cache policy unless its
+    /// TTL is 0 or there is no store.
     func services(for source: Manifest.Source) -> ProviderServices {
-        guard let responses, source.cacheTTLSeconds > 0 else { return ProviderServices() }
+        let moviesQueries = queries?(source.id)
+        guard let responses, source.cacheTTLSeconds > 0 else { return ProviderServices(moviesQueries: moviesQueries) }
         let policy = ResponseCachePolicy(store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode)
         activities.withLock { $0[source.id] = policy.activity }
-        return ProviderServices(responseCache: policy)
+        return ProviderServices(moviesQueries: moviesQueries, responseCache: policy)
     }
 
     /// Applies the cache, the last good copies and the history to a finished run (see the type's comment).

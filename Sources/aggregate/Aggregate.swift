@@ -24,6 +24,8 @@ struct Aggregate: ParsableCommand {
               aggregate --new -f ndjson              only items not seen before (cron)
               aggregate --offline                    no network: cached data only
               aggregate cache stats                  what the response cache holds
+              aggregate --sources movies --query X   search TMDB for X this run
+              aggregate queries                      recent search queries
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
@@ -35,7 +37,7 @@ struct Aggregate: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self, CacheCommand.self,
-            HistoryCommand.self,
+            HistoryCommand.self, QueriesCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

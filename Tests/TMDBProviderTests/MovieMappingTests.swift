@@ -1,0 +1,105 @@
+import Domain
+import Foundation
+import ProviderTesting
+import Testing
+
+@Suite("TMDB movies as items")
+struct MovieMappingTests {
+    /// Runs one page of `response` through a popular-mode source and returns its items.
+    func items(
+        _ response: FixtureResponse, options: [String: JSONValue] = [:]
+    ) async throws -> [Item] {
+        let server = try await FixtureServer.start()
+        server.route(popularPath, response)
+        let report = await run(try makeSource(server: server, options: ["mode": "popular"].merging(options) { $1 }))
+        await server.stop()
+        #expect(report.status == .ok, "\(report.error?.description ?? "")")
+        return report.items
+    }
+
+    @Test("a recorded movie becomes a movie item with its page, date, genre names and full poster URL")
+    func recordedMovie() async throws {
+        let wonka = try #require(try await items(Fixture.popular.response()).first)
+        #expect(wonka.kind == .movie)
+        #expect(wonka.id == "787699")
+        #expect(wonka.title == "Wonka")
+        #expect(wonka.subtitle == "2023 · ★ 7.2 · Comedy, Family, Fantasy")
+        #expect(wonka.url?.absoluteString == "https://www.themoviedb.org/movie/787699")
+        #expect(wonka.date == ISO8601.date(from: "2023-12-06T00:00:00Z"))
+        #expect(wonka.fields["posterURL"] == "https://image.tmdb.org/t/p/w500/qhb1qOilapbapxWQn9jtRCMwXJF.jpg")
+        #expect(wonka.fields["genres"] == ["Comedy", "Family", "Fantasy"])
+        #expect(wonka.fields["movieId"] == 787699)
+        #expect(wonka.fields["originalTitle"] == "Wonka")
+        #expect(wonka.fields["originalLanguage"] == "en")
+        #expect(wonka.fields["voteCount"] == 1401)
+        #expect(wonka.fields["popularity"] == .double(3205.442))
+        #expect(wonka.fields["overview"]?.stringValue?.hasPrefix("Willy Wonka") == true)
+    }
+
+    @Test("an integer vote_average (recorded: Granit, 6) reads as a number like any other")
+    func integerVoteAverage() async throws {
+        let granit = try #require(try await items(Fixture.popular.response()).first { $0.id == "918692" })
+        #expect(granit.fields["voteAverage"] == .double(6))
+        #expect(granit.subtitle?.contains("★ 6") == true)
+    }
+
+    @Test("an empty release_date means no date, and null poster and backdrop mean no poster URL")
+    func emptyDateAndNullPoster() async throws {
+        // Derived from the search recording: TMDB sends these values for undated, posterless films.
+        let response = try Fixture.search.edited { object in
+            var results = object["results"] as? [[String: Any]] ?? []
+            results[0]["release_date"] = ""
+            results[0]["poster_path"] = NSNull()
+            results[0]["backdrop_path"] = NSNull()
+            object["results"] = results
+        }
+        let movie = try #require(try await items(response).first)
+        #expect(movie.title == "RRRrrrr!!!")
+        #expect(movie.date == nil)
+        #expect(movie.fields["posterURL"] == nil)
+        #expect(movie.subtitle == "★ 6.3 · Comedy", "no year in front when there is no date")
+    }
+
+    @Test("posters join imageBaseURL with one slash, whatever the option's trailing slash")
+    func imageBaseURL() async throws {
+        let wonka = try #require(try await items(
+            Fixture.popular.response(), options: ["imageBaseURL": "https://images.example/t/p/original/"]).first)
+        #expect(wonka.fields["posterURL"] == "https://images.example/t/p/original/qhb1qOilapbapxWQn9jtRCMwXJF.jpg")
+    }
+
+    @Test("each mode asks its own endpoint with the listing's parameters", arguments: [
+        ("popular", "/3/movie/popular"), ("top_rated", "/3/movie/top_rated"),
+        ("now_playing", "/3/movie/now_playing"), ("trending", "/3/trending/movie/week"),
+    ])
+    func endpoints(mode: String, path: String) async throws {
+        let server = try await FixtureServer.start()
+        server.route(path, try Fixture.popular.page(1, of: 1))
+        var options: [String: JSONValue] = ["mode": .string(mode), "language": "ko-KR"]
+        if mode != "trending" { options["region"] = "KR" }
+        let report = await run(try makeSource(server: server, options: options))
+        let request = try #require(server.requests.first)
+        await server.stop()
+
+        #expect(report.items.count == 20)
+        #expect(request.path == path)
+        #expect(request.query("language") == "ko-KR")
+        #expect(request.query("region") == (mode == "trending" ? nil : "KR"))
+        #expect(request.query("query") == nil)
+        #expect(request.query("page") == "1")
+    }
+
+    @Test("a search sends its text, year and adult filter")
+    func searchParameters() async throws {
+        let server = try await FixtureServer.start()
+        server.route(searchPath, try Fixture.search.response())
+        _ = await run(try makeSource(server: server, options: [
+            "query": "RRRrrrr & co", "year": 2004, "includeAdult": true,
+        ]))
+        let request = try #require(server.requests.first)
+        await server.stop()
+
+        #expect(request.query("query") == "RRRrrrr & co")
+        #expect(request.query("year") == "2004")
+        #expect(request.query("include_adult") == "true")
+    }
+}
