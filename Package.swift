@@ -111,7 +111,7 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"]),
-        .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold"]),
+        .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting"]),
     ]
 )
 

@@ -29,9 +29,14 @@ struct NewProvider: CommandPlugin {
         let process = Process()
         process.executableURL = tool.url
         process.arguments = [context.package.directoryURL.path, name, capability] + (providerNames.last.map { [$0] } ?? [])
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw NewProviderError.scaffoldFailed }
+        guard process.terminationStatus == 0 else {
+            throw NewProviderError.scaffoldFailed(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 
     static let usage = """
@@ -50,7 +55,8 @@ enum NewProviderError: Error, CustomStringConvertible {
     case missingName
     case missingCapability
     case unexpectedArguments([String])
-    case scaffoldFailed
+    /// The tool's own explanation (`error: … already exists; refusing to overwrite it`).
+    case scaffoldFailed(String)
 
     var description: String {
         switch self {
@@ -60,8 +66,8 @@ enum NewProviderError: Error, CustomStringConvertible {
             "say what it delivers: --capability records|weather|issues|movies|feed\n\n\(NewProvider.usage)"
         case .unexpectedArguments(let arguments):
             "unexpected arguments: \(arguments.joined(separator: " "))\n\n\(NewProvider.usage)"
-        case .scaffoldFailed:
-            "nothing was created (the reason is above)"
+        case .scaffoldFailed(let message):
+            message.isEmpty ? "nothing was created" : message.replacingOccurrences(of: "error: ", with: "") + "; nothing was created"
         }
     }
 }
