@@ -90,17 +90,17 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
+        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderTesting", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExecProviderTests", dependencies: [
-            "ExecProvider", "ProviderKit", "Domain",
+            "ExecProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
             "HTTPClient", "ProviderTesting", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
+        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "ProviderKit", "Domain"]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),

@@ -17,6 +17,13 @@ import ProviderKit
 /// report that as a violation, so a test never passes without checking anything.
 public enum ProviderConformance {
     public static func run(_ check: ConformanceCheck, on subject: ConformanceSubject) async throws -> [String] {
+        // Violations quote messages and logs: mask the secrets so a failing check does not print them itself.
+        try await violations(check, subject).map { violation in
+            subject.secrets.reduce(violation) { $0.replacingOccurrences(of: $1, with: "<SECRET>") }
+        }
+    }
+
+    private static func violations(_ check: ConformanceCheck, _ subject: ConformanceSubject) async throws -> [String] {
         switch check {
         case .optionPaths: try await optionPaths(subject)
         case .errorTaxonomy: try await errorTaxonomy(subject)
