@@ -69,8 +69,8 @@ public struct Scaffold: Sendable {
              and add "\(name.targetName)" to the dependencies of the "App" target.
           2. Sources/App/ProviderRegistry.swift: add `\(registryImport)` to the imports, and to `builtIn`
                  \(registryEntry)
-          3. Run the new tests (AGGREGATE_ONLY builds just these targets; leave it out to build everything):
-                 AGGREGATE_ONLY=\(name.testTargetName) swift test --filter \(name.testTargetName)
+          3. Run the new tests (AGGREGATE_ONLY builds just these targets and their dependencies):
+                 AGGREGATE_ONLY=App,\(name.testTargetName) swift test --filter \(name.testTargetName)
           4. Then make it real: follow docs/WRITING_A_PROVIDER.md (recorded responses, DTO, errors).
              In a manifest: { "id": "\(name.providerName)", "provider": "\(name.providerName)", "options": { … } }
         """

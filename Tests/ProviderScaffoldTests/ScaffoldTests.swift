@@ -43,7 +43,7 @@ struct ScaffoldTests {
         #expect(scaffold.nextSteps.contains(#".testTarget(name: "HackerNewsProviderTests""#))
         #expect(scaffold.nextSteps.contains("import HackerNewsProvider"))
         #expect(scaffold.nextSteps.contains("HackerNewsProvider(),"))
-        #expect(scaffold.nextSteps.contains("swift test --filter HackerNewsProviderTests"))
+        #expect(scaffold.nextSteps.contains("AGGREGATE_ONLY=App,HackerNewsProviderTests swift test --filter HackerNewsProviderTests"))
     }
 
     @Test("writing refuses to touch an existing target and leaves it as it was")
