@@ -6,7 +6,7 @@ import Testing
 
 /// The provider contract (ProviderTesting's conformance kit), where it applies to local files: there is no
 /// server to stall or count requests at, and nothing secret in the options.
-@Suite("files provider conformance")
+@Suite("files provider conformance", .serialized)
 struct FilesConformanceTests {
     static let subject = ConformanceSubject.local(
         "files", provider: FilesProvider(), kind: .record, options: ["paths": ["events.ndjson", "tasks.csv", "notes.json"]],

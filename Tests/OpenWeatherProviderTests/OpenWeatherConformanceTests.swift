@@ -5,7 +5,7 @@ import ProviderTesting
 import Testing
 
 /// The contract every provider honours, checked by ProviderTesting's conformance kit.
-@Suite("OpenWeather provider conformance")
+@Suite("OpenWeather provider conformance", .serialized)
 struct OpenWeatherConformanceTests {
     static let subject = ConformanceSubject.http(
         "openweather", provider: OpenWeatherProvider(), kind: .weather, secrets: [apiKey],

@@ -28,14 +28,15 @@ struct PackageCopy {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// `swift ARGUMENTS` in the copy, at the lowest CPU priority and one build job, so the rest of the suite
-    /// running beside it keeps a core and its timing. `AGGREGATE_ONLY` limits the build to the targets named.
+    /// `swift ARGUMENTS` in the copy, at the lowest CPU priority so the rest of the suite running beside it
+    /// keeps its timing. (Not `--jobs 1`: the driver then compiles file by file and takes several times as
+    /// long.) `AGGREGATE_ONLY` limits the build to the targets named.
     func swift(_ arguments: [String], only targets: [String]? = nil) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["AGGREGATE_ONLY"] = targets?.joined(separator: ",")
         return try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["nice", "-n", "19", "swift"] + arguments.prefix(1) + ["--jobs", "1"] + arguments.dropFirst(), in: root,
+            URL(fileURLWithPath: "/usr/bin/env"), ["nice", "-n", "19", "swift"] + arguments, in: root,
             environment: environment)
     }
 

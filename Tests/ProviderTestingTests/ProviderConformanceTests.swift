@@ -50,7 +50,7 @@ private struct CarelessSource: ItemSource {
     }
 }
 
-@Suite("Provider conformance kit")
+@Suite("Provider conformance kit", .serialized)
 struct ProviderConformanceTests {
     static let key = "careless-key-0123456789"
 

@@ -76,8 +76,9 @@ enum TestFileTemplate {
 
         /// The contract every provider honours (ProviderTesting's conformance kit): option problems carry JSON
         /// paths, failures map to the Domain taxonomy, the key is never printed, timeouts and the concurrency
-        /// limit are honoured, items have ids and stable field keys.
-        @Suite("\#(name.displayName) provider conformance")
+        /// limit are honoured, items have ids and stable field keys. Serialized: each check runs servers of its
+        /// own, and one at a time keeps the load off the timing of other suites.
+        @Suite("\#(name.displayName) provider conformance", .serialized)
         struct \#(name.typeName)ConformanceTests {
             static let subject = ConformanceSubject.http(
                 "\#(name.providerName)", provider: \#(name.targetName)(), kind: .\#(capability.itemKind), secrets: [apiKey],
