@@ -85,6 +85,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
+        // MARK: - Plugins
+        // `swift package new-provider`: the templates live in a library (tested), the plugin runs the tool.
+        .target(name: "ProviderScaffold"),
+        .executableTarget(name: "provider-scaffold", dependencies: ["ProviderScaffold"]),
+        .plugin(
+            name: "NewProvider",
+            capability: .command(
+                intent: .custom(verb: "new-provider", description: "Create a provider target and its tests from templates"),
+                permissions: [.writeToPackageDirectory(reason: "It creates Sources/<Name>Provider and Tests/<Name>ProviderTests")]),
+            dependencies: ["provider-scaffold"]),
+
         // MARK: - Test support
         // A loopback fixture server and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
@@ -100,17 +111,17 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderKit", "Domain"],
+        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderTesting", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "ExecProviderTests", dependencies: [
-            "ExecProvider", "ProviderKit", "Domain",
+            "ExecProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
             "HTTPClient", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "Domain"]),
+        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "ProviderKit", "Domain"]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
@@ -136,8 +147,28 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting"]),
     ]
 )
+
+// A subset of the package: `AGGREGATE_ONLY=GitHubProviderTests swift test` keeps the named targets (comma-separated),
+// what they depend on and the new-provider plugin, so one provider's tests build in a fraction of the time.
+if let only = Context.environment["AGGREGATE_ONLY"], !only.isEmpty {
+    let targetsByName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept = Set<String>()
+    var pending = only.split(separator: ",").map { String($0.filter { $0 != " " }) } + ["NewProvider"]
+    while let name = pending.popLast() {
+        guard let target = targetsByName[name], kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products = []
+}
 
 // Shared settings, applied once: Swift 6 language mode (strict concurrency) everywhere.
 for target in package.targets where target.type != .plugin {

@@ -50,6 +50,18 @@ public struct FixtureResponse: Sendable {
         FixtureResponse(status: status, headers: [("Content-Type", contentType)] + headers, body: try Data(contentsOf: url))
     }
 
+    /// A recorded response shipped in a test target's `Fixtures/` folder (`resources: [.copy("Fixtures")]`):
+    /// `try .recorded("search.json", in: .module)`.
+    public static func recorded(
+        _ name: String, in bundle: Bundle, status: Int = 200, contentType: String = "application/json; charset=utf-8",
+        headers: [(name: String, value: String)] = []
+    ) throws -> FixtureResponse {
+        guard let url = bundle.url(forResource: "Fixtures/\(name)", withExtension: nil) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Fixtures/\(name)"])
+        }
+        return try .file(url, status: status, contentType: contentType, headers: headers)
+    }
+
     /// The same response after `seconds` of latency.
     public func delayed(_ seconds: TimeInterval) -> FixtureResponse {
         var copy = self

@@ -14,7 +14,8 @@ import Synchronization
 ///                  try .file(fixture("seoul.json")))
 ///
 /// A route answers with its responses in turn and repeats the last one. Routes with query constraints are
-/// tried before plain ones; an unmatched request gets 404 with a body saying so. Every request is recorded
+/// tried before plain ones; an unmatched request gets the `fallback` responses if set, else 404 with a body
+/// saying so. Every request is recorded
 /// (method, path, query, headers) and the peak number answered at once is tracked, which proves client
 /// concurrency without relying on timing.
 public final class FixtureServer: Sendable {
@@ -37,6 +38,7 @@ public final class FixtureServer: Sendable {
 
     struct State: Sendable {
         var routes: [Route] = []
+        var fallback: Route?
         var requests: [RecordedRequest] = []
         var inFlight = 0
         var peakInFlight = 0
@@ -93,6 +95,17 @@ public final class FixtureServer: Sendable {
         route(path, query: query, responses)
     }
 
+    /// Scripts the answers for every request no route matches, whatever its path: for checks that do not
+    /// care which endpoint a provider calls (the conformance suite).
+    public func fallback(_ responses: FixtureResponse...) {
+        fallback(responses)
+    }
+
+    public func fallback(_ responses: [FixtureResponse]) {
+        precondition(!responses.isEmpty, "a fallback needs at least one response")
+        shared.state.withLock { $0.fallback = Route(path: "*", query: [:], responses: responses) }
+    }
+
     /// Every request received so far, in arrival order.
     public var requests: [RecordedRequest] { shared.state.withLock { $0.requests } }
 
@@ -130,7 +143,11 @@ private struct Handler: HTTPHandler {
                     return route.path == recorded.path && route.query.allSatisfy { recorded.query($0.key) == $0.value }
                 }
                 .sorted { state.routes[$0].query.count > state.routes[$1].query.count }
-            guard let index = candidates.first else { return nil }
+            guard let index = candidates.first else {
+                guard let fallback = state.fallback else { return nil }
+                state.fallback?.served += 1
+                return fallback.responses[min(fallback.served, fallback.responses.count - 1)]
+            }
             let route = state.routes[index]
             state.routes[index].served += 1
             return route.responses[min(route.served, route.responses.count - 1)]

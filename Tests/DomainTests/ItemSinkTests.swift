@@ -81,4 +81,21 @@ struct ItemSinkTests {
         recorder.sink.finish(collecting: [(label: "x.csv", result: .failure(SourceError(.parse, "line 3: bad row")))])
         #expect(recorder.outcome?.0 == .failed(SourceError(.parse, "x.csv: line 3: bad row")))
     }
+
+    @Test("a failure of kind timeout times the source out, whichever fired first: a request's timeout or the deadline")
+    func timeoutFailure() {
+        let recorder = Recorder()
+        recorder.sink.finish(collecting: [
+            (label: "a", result: .failure(SourceError(.timeout, "no answer within 1 s"))),
+            (label: "b", result: .failure(SourceError(.timeout, "the source's time ran out"))),
+        ])
+        guard case .timedOut(let error)? = recorder.outcome?.0 else {
+            Issue.record("expected a timeout, got \(String(describing: recorder.outcome?.0))")
+            return
+        }
+        #expect(error.kind == .timeout)
+        let direct = Recorder()
+        direct.sink.fail(SourceError(.network, "reset"))
+        #expect(direct.outcome?.0 == .failed(SourceError(.network, "reset")))
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTesting
 
 /// Runs the built `aggregate` binary as a user would, capturing stdout, stderr and the exit status.
 struct CommandResult {
@@ -41,46 +42,19 @@ enum Aggregate {
         FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-home-\(UUID().uuidString)")
     }
 
-    /// Runs the binary to completion. `AGGREGATE_HOME` is a new temporary directory unless the test gives
-    /// one (to share a store between runs). Async because the blocking part (pipes, waiting for exit) happens on a
-    /// thread of its own: blocking Dispatch's global queues, which also run Swift concurrency on Linux, starves
-    /// in-process test servers.
+    /// Runs the binary to completion (`ProcessRunner`: the blocking parts happen on threads of their own).
+    /// `AGGREGATE_HOME` is a new temporary directory unless the test gives one (to share a store between runs).
     static func run(
         _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
         removing: [String] = []
     ) async throws -> CommandResult {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["AGGREGATE_HOME"] = temporaryHome().path
         for key in removing { environment[key] = nil }
         environment.merge(extra) { _, new in new }
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = directory }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outputHandle = stdout.fileHandleForReading, errorHandle = stderr.fileHandleForReading
-        async let out = onOwnThread { outputHandle.readDataToEndOfFile() }
-        async let err = onOwnThread { errorHandle.readDataToEndOfFile() }
-        let (outData, errData) = await (out, err)
-        let status = await onOwnThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        return CommandResult(
-            status: status, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
+        let result = try await ProcessRunner.run(binary, arguments, in: directory, environment: environment)
+        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }
 

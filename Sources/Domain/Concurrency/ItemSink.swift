@@ -54,7 +54,12 @@ public final class ItemSink: Sendable {
 
     public func finish() { close(.completed) }
 
-    public func fail(_ error: SourceError) { close(.failed(error)) }
+    /// Fails the source. A `timeout` error times it out instead: a request's own timeout can fire a moment
+    /// before the source's deadline does, and the same stall must not be reported `error` one run and
+    /// `timeout` the next (as `StreamRecordsUseCase` already does for streams).
+    public func fail(_ error: SourceError) {
+        close(error.kind == .timeout ? .timedOut(error) : .failed(error))
+    }
 
     /// Closes the sink from outside (timeout or deadline). Returns false if the source had already finished.
     @discardableResult
