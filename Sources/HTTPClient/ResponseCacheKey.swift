@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The response-cache key of a request, which never contains a secret.
@@ -18,7 +19,8 @@ public enum ResponseCacheKey {
         }
         let credentials = credentialMaterial(of: request)
         if !credentials.isEmpty {
-            key += " cred=" + SHA256.hex(credentials.sorted().joined(separator: "\u{0}"))
+            let digest = SHA256.hash(data: Data(credentials.sorted().joined(separator: "\u{0}").utf8))
+            key += " cred=" + digest.map { String(format: "%02x", $0) }.joined()
         }
         return key
     }
