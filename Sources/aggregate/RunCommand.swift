@@ -34,6 +34,11 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
+        help: "Item order within each source: the source's own (feed, page, file order) or newest first.")
+    var sort: ItemOrder = .source
+
+    @Option(
+        name: .long,
         help: ArgumentHelp(
             "Give the whole run at most this many seconds; sources still loading are reported as timed out.",
             valueName: "seconds"))
@@ -107,7 +112,7 @@ struct RunCommand: ParsableCommand {
             .executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
         progress?.finish()  // before stdout: both usually share one terminal
         let finished = storage.finish(loaded, query: query, newOnly: new)
-        let report = finished.report
+        let report = finished.report.ordered(by: sort)
         if !quiet {
             for note in finished.notes { Terminal.writeError("aggregate: \(note)\n") }
         }
@@ -148,3 +153,4 @@ struct RunCommand: ParsableCommand {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension ItemOrder: ExpressibleByArgument {}

@@ -120,4 +120,16 @@ struct RunCommandTests {
         let sources = try result.sources()
         #expect(sources.contains { $0["status"] as? String == "ok" && ($0["itemCount"] as? Int ?? 0) > 0 })
     }
+
+    @Test("--sort date puts each source's newest items first; the default keeps the source's order")
+    func sortByDate() async throws {
+        let sandbox = try Sandbox(manifest: Self.manifest, files: [
+            "data/a.ndjson": #"{"id": "old", "date": "2026-01-01T00:00:00Z"}"# + "\n" + #"{"id": "undated"}"# + "\n"
+                + #"{"id": "new", "date": "2026-11-01T00:00:00Z"}"# + "\n",
+        ])
+        let sorted = try await Aggregate.run(["--sources", "notes", "-f", "json", "--sort", "date", "--manifest", sandbox.manifestPath])
+        #expect(try sorted.items().map { $0["id"] as? String } == ["new", "old", "undated"])
+        let unsorted = try await Aggregate.run(["--sources", "notes", "-f", "json", "--manifest", sandbox.manifestPath])
+        #expect(try unsorted.items().map { $0["id"] as? String } == ["old", "undated", "new"])
+    }
 }
