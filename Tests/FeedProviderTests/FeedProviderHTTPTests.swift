@@ -74,7 +74,7 @@ struct FeedProviderHTTPTests {
     @Test("many feeds are fetched concurrently, up to the source's concurrency")
     func concurrency() async throws {
         let server = try await FixtureServer.start()
-        let response = try Fixture.response("rss2_spec_sample_liftoff_news.xml").delayed(0.3)
+        let response = try Fixture.response("rss2_spec_sample_liftoff_news.xml").delayed(2)
         for index in 0..<8 { server.route("/feed\(index)", response) }
         let urls = (0..<8).map { JSONValue.string(server.baseURL.absoluteString + "/feed\($0)") }
         let report = await run(try makeSource(["urls": .array(urls)], concurrency: 4), concurrency: 4)

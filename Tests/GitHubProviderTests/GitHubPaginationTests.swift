@@ -117,8 +117,8 @@ struct GitHubPaginationTests {
     @Test("two repositories are fetched at the same time and reported in manifest order")
     func twoRepositoriesConcurrently() async throws {
         let server = try await FixtureServer.start()
-        server.route(issuesPath("octo-org/slow"), try Fixture.pullRequestsPage().delayed(0.5))
-        server.route(issuesPath("octo-org/fast"), try Fixture.octokitPage(5, server: server).delayed(0.5))
+        server.route(issuesPath("octo-org/slow"), try Fixture.pullRequestsPage().delayed(2))
+        server.route(issuesPath("octo-org/fast"), try Fixture.octokitPage(5, server: server).delayed(2))
         let report = await run(try makeSource(server: server, repos: ["octo-org/slow", "octo-org/fast"]))
         await server.stop()
         #expect(report.status == .ok)

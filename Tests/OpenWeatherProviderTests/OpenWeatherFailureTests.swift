@@ -12,7 +12,7 @@ struct OpenWeatherFailureTests {
         // Each answer is held long enough that every request must be in flight at once to be seen together:
         // the proof is the server's own count of concurrent requests, not a wall-clock bound.
         let cities = (1...12).map { "City \($0)" }
-        server.route(weatherPath, try Fixture.zocca.response().delayed(1.0))
+        server.route(weatherPath, try Fixture.zocca.response().delayed(2))
         let report = await run(try makeSource(server: server, cities: cities.map(JSONValue.string), concurrency: 12),
                                concurrency: 12)
         await server.stop()

@@ -10,9 +10,9 @@ struct TMDBPagingTests {
         let server = try await FixtureServer.start()
         server.route(searchPath, query: ["page": "1"], try Fixture.popular.page(1, of: 4))
         // Later pages answer in reverse order: the output must not follow arrival.
-        server.route(searchPath, query: ["page": "2"], try Fixture.topRated.page(2, of: 4).delayed(0.6))
-        server.route(searchPath, query: ["page": "3"], try Fixture.search.page(3, of: 4).delayed(0.3))
-        server.route(searchPath, query: ["page": "4"], try Fixture.popular.page(4, of: 4).delayed(0.3))
+        server.route(searchPath, query: ["page": "2"], try Fixture.topRated.page(2, of: 4).delayed(2.5))
+        server.route(searchPath, query: ["page": "3"], try Fixture.search.page(3, of: 4).delayed(1.5))
+        server.route(searchPath, query: ["page": "4"], try Fixture.popular.page(4, of: 4).delayed(1.5))
         let source = try makeSource(server: server, options: ["query": "wonka", "pages": 4])
 
         let report = await run(source)
