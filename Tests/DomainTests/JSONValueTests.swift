@@ -35,3 +35,14 @@ struct JSONValueTests {
         #expect(ISO8601.date(from: "yesterday") == nil)
     }
 }
+
+@Suite("Feed locations in messages")
+struct FeedLocationTests {
+    @Test("a feed URL is named without its query, which may carry a credential")
+    func urlWithoutQuery() throws {
+        let url = try #require(URL(string: "https://user:pw@example.com/private/feed.xml?token=s3cret&x=1#top"))
+        #expect(FeedLocation.url(url).description == "https://example.com/private/feed.xml?…")
+        let plain = try #require(URL(string: "https://example.com/feed.xml"))
+        #expect(FeedLocation.url(plain).description == "https://example.com/feed.xml")
+    }
+}

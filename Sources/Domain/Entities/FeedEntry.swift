@@ -5,10 +5,21 @@ public enum FeedLocation: Sendable, Hashable, CustomStringConvertible {
     case url(URL)
     case file(URL)
 
+    /// How the feed is named in messages. A URL's query is left out (`…?…`): private feeds carry their
+    /// credential there, and the host and path identify the feed well enough.
     public var description: String {
         switch self {
-        case .url(let url): url.absoluteString
-        case .file(let url): url.path
+        case .url(let url):
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.query != nil else {
+                return url.absoluteString
+            }
+            components.query = nil
+            components.fragment = nil
+            components.user = nil
+            components.password = nil
+            return (components.string ?? url.host ?? "feed") + "?…"
+        case .file(let url):
+            return url.path
         }
     }
 }
