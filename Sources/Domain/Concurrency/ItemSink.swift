@@ -100,3 +100,21 @@ public final class ItemSink: Sendable {
         finish()
     }
 }
+
+extension ItemSink {
+    /// The fan-out every multi-request source shares: one request per label (city, repository, feed, file),
+    /// at most `context.concurrency` in flight, then `finish(collecting:)` with the results in label order.
+    /// A request not started before the source's time ran out counts as a timeout of that request.
+    public func collect(
+        _ labels: [String], context: LoadContext,
+        request: @escaping @Sendable (_ index: Int, _ done: @escaping @Sendable (Result<[Item], SourceError>) -> Void) -> Void
+    ) {
+        OrderedFanOut.run(
+            count: labels.count, limit: context.concurrency, cancellation: context.cancellation,
+            notStarted: { .failure(SourceError(.timeout, "not started before the source's time ran out")) },
+            job: request,
+            completion: { results in
+                self.finish(collecting: zip(labels, results).map { (label: $0, result: $1) })
+            })
+    }
+}

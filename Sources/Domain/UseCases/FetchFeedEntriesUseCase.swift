@@ -14,19 +14,11 @@ public struct FetchFeedEntriesUseCase: ItemSource {
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, locations, maxEntries) = (self.repository, self.locations, self.maxEntriesPerFeed)
-        OrderedFanOut.run(
-            count: locations.count, limit: context.concurrency, cancellation: context.cancellation,
-            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
-            job: { index, done in
-                repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) {
-                    result in
-                    done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
-                }
-            },
-            completion: { results in
-                sink.finish(collecting: zip(locations, results).map { (label: $0.description, result: $1) })
+        sink.collect(locations.map(\.description), context: context) { index, done in
+            repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) { result in
+                done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
             }
-        )
+        }
     }
 }
 

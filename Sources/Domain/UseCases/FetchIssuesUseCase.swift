@@ -15,19 +15,11 @@ public struct FetchIssuesUseCase: ItemSource {
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, repositories, query) = (self.repository, self.repositories, self.query)
-        OrderedFanOut.run(
-            count: repositories.count, limit: context.concurrency, cancellation: context.cancellation,
-            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
-            job: { index, done in
-                repository.issues(in: repositories[index], matching: query, cancellation: context.cancellation) {
-                    result in
-                    done(result.map { issues in issues.prefix(query.maxItems).map { $0.toItem() } })
-                }
-            },
-            completion: { results in
-                sink.finish(collecting: zip(repositories, results).map { (label: $0.description, result: $1) })
+        sink.collect(repositories.map(\.description), context: context) { index, done in
+            repository.issues(in: repositories[index], matching: query, cancellation: context.cancellation) { result in
+                done(result.map { issues in issues.prefix(query.maxItems).map { $0.toItem() } })
             }
-        )
+        }
     }
 }
 

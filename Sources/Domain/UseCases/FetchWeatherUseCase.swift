@@ -12,18 +12,11 @@ public struct FetchWeatherUseCase: ItemSource {
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, locations) = (self.repository, self.locations)
-        OrderedFanOut.run(
-            count: locations.count, limit: context.concurrency, cancellation: context.cancellation,
-            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
-            job: { index, done in
-                repository.currentWeather(at: locations[index], cancellation: context.cancellation) { result in
-                    done(result.map { [$0.toItem(requested: locations[index])] })
-                }
-            },
-            completion: { results in
-                sink.finish(collecting: zip(locations, results).map { (label: $0.description, result: $1) })
+        sink.collect(locations.map(\.description), context: context) { index, done in
+            repository.currentWeather(at: locations[index], cancellation: context.cancellation) { result in
+                done(result.map { [$0.toItem(requested: locations[index])] })
             }
-        )
+        }
     }
 }
 

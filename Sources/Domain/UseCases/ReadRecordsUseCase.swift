@@ -15,17 +15,10 @@ public struct ReadRecordsUseCase: ItemSource {
         case .failure(let error): return sink.fail(error)
         }
         let repository = self.repository
-        OrderedFanOut.run(
-            count: units.count, limit: context.concurrency, cancellation: context.cancellation,
-            notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
-            job: { index, done in
-                repository.records(in: units[index], cancellation: context.cancellation) { result in
-                    done(result.map { $0.map { $0.toItem() } })
-                }
-            },
-            completion: { results in
-                sink.finish(collecting: zip(units, results).map { (label: $0, result: $1) })
+        sink.collect(units, context: context) { index, done in
+            repository.records(in: units[index], cancellation: context.cancellation) { result in
+                done(result.map { $0.map { $0.toItem() } })
             }
-        )
+        }
     }
 }
