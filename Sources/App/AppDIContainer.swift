@@ -94,9 +94,11 @@ public struct AppDIContainer: Sendable {
         }
         let chosen = manifest.sources.filter { selection?.contains($0.id) ?? true }
         if query != nil {
-            let rejecting = chosen.filter { registry.provider(named: $0.provider)?.acceptsQuery != true }
+            // Only sources that will run count: a disabled search source does not make --query meaningful.
+            let running = chosen.filter { $0.enabled || selection != nil }
+            let rejecting = running.filter { registry.provider(named: $0.provider)?.acceptsQuery != true }
             let explicit = selection != nil
-            if rejecting.count == chosen.count || (explicit && !rejecting.isEmpty) {
+            if rejecting.count == running.count || (explicit && !rejecting.isEmpty) {
                 throw .queryNotAccepted(rejecting.map { "\($0.id) (\($0.provider))" },
                                         accepting: registry.providers.filter(\.acceptsQuery).map(\.name))
             }
@@ -211,7 +213,8 @@ public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
             return "unknown source \(hints); the manifest defines: \(known.joined(separator: ", "))"
         case .queryNotAccepted(let sources, let accepting):
             let which = accepting.isEmpty ? "no registered provider accepts one" : "providers that accept one: \(accepting.joined(separator: ", "))"
-            return "--query does not apply to \(sources.joined(separator: ", ")); \(which)"
+            let target = sources.isEmpty ? "any source that will run" : sources.joined(separator: ", ")
+            return "--query does not apply to \(target); \(which)"
         case .keepsNoQueries(let source, let keeping):
             let which = keeping.isEmpty ? "no source of the manifest does" : "sources that do: \(keeping.joined(separator: ", "))"
             return "\(source) keeps no search queries; \(which)"

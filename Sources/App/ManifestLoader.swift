@@ -127,7 +127,9 @@ public enum ManifestLoader {
                 if case .object = options {} else {
                     problem("\(path).options", "expected an object, found \(options.typeName)")
                 }
-                if let id, isValidID(id), let provider, providers.contains(provider) {
+                // Sources with a malformed or repeated id are still handed over for their options to be checked,
+                // so one report lists everything; the id problem above keeps the manifest invalid.
+                if let id, let provider, providers.contains(provider) {
                     sources.append(Manifest.Source(
                         id: id, provider: provider, enabled: enabled,
                         timeoutSeconds: timeoutSeconds ?? defaults.timeoutSeconds,

@@ -112,7 +112,9 @@ struct RunCommand: ParsableCommand {
             .executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
         progress?.finish()  // before stdout: both usually share one terminal
         let finished = storage.finish(loaded, query: query, newOnly: new)
-        let report = finished.report.ordered(by: sort)
+        // The view model is the one source of what is shown: live progress above, the final render here.
+        viewModel.runDidFinish(finished.report)
+        let report = (viewModel.report ?? finished.report).ordered(by: sort)
         if !quiet {
             for note in finished.notes { Terminal.writeError("aggregate: \(note)\n") }
         }

@@ -109,4 +109,15 @@ struct ManifestValidationTests {
             #expect(error.description == "/nonexistent/manifest.json: no such file")
         }
     }
+
+    @Test("a source with a bad id still has its options checked, so one report lists everything")
+    func badIDStillValidatesOptions() {
+        let found = problems("""
+            {"version": 1, "sources": [{"id": "Bad_ID", "provider": "echo", "options": {"cities": "Seoul"}}]}
+            """)
+        #expect(found == [
+            "sources[0].id: 'Bad_ID' must be lowercase letters, digits and '-' only",
+            "sources[0].options.cities: expected an array, found a string",
+        ])
+    }
 }

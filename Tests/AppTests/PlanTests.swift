@@ -66,6 +66,20 @@ struct PlanTests {
         #expect(throws: SelectionError.self) { try loaded.plan(selection: ["notes", "movies"], query: "x") }
     }
 
+    @Test("--query is refused when the only source that takes one is disabled and not named")
+    func queryWithOnlyDisabledSearch() throws {
+        let loaded = try container("""
+            {"version": 1, "sources": [
+              {"id": "notes", "provider": "echo", "options": {"cities": ["a"]}},
+              {"id": "movies", "provider": "search", "enabled": false, "options": {"cities": []}}
+            ]}
+            """)
+        #expect(throws: SelectionError.queryNotAccepted(["notes (echo)"], accepting: ["search"])) {
+            try loaded.plan(selection: nil, query: "Inception")
+        }
+        #expect(try loaded.plan(selection: ["movies"], query: "Inception").count == 1)
+    }
+
     @Test("relative paths in options resolve against the manifest's directory, not the working directory")
     func relativePaths() async throws {
         let loaded = try container(manifest)

@@ -46,8 +46,12 @@ public struct TableRenderer {
     private func writeTable(
         _ kind: ItemKind, _ items: ArraySlice<Item>, options: RenderOptions, to output: inout some TextOutputStream
     ) {
-        let columns = KindColumn.columns(for: kind, items: items)
-        let rows = items.map { item in columns.map { TerminalText.sanitized($0.value(item)) } }
+        let candidates = KindColumn.columns(for: kind, items: items)
+        let cells = items.map { item in candidates.map { TerminalText.sanitized($0.value(item)) } }
+        // A column no row fills (no summaries, no labels in this source) is only noise; the first stays.
+        let filled = candidates.indices.filter { column in column == 0 || cells.contains { !$0[column].isEmpty } }
+        let columns = filled.map { candidates[$0] }
+        let rows = cells.map { row in filled.map { row[$0] } }
         var widths = columns.indices.map { column in
             rows.reduce(TerminalText.width(columns[column].header)) { max($0, TerminalText.width($1[column])) }
         }

@@ -71,6 +71,11 @@ extension KindColumn {
                 title,
                 KindColumn(header: "FEED") { item in item.fields["feedTitle"]?.stringValue ?? item.subtitle ?? "" },
                 date,
+                KindColumn(header: "SUMMARY") { item in
+                    // The words of the HTML summary, a line's worth; JSON keeps the HTML as published.
+                    let text = HTMLText.plain(item.fields["summary"]?.stringValue ?? "")
+                    return text.count > 80 ? String(text.prefix(79)) + "…" : text
+                },
             ]
         }
     }

@@ -134,8 +134,8 @@ extension ProviderConformance {
         case .http(let options, let success):
             let response = try success()
             let stalls: [(String, FixtureResponse)] = [
-                ("a server that never answers", response.delayed(30)),
-                ("a body that stalls half-way", response.with(.stallBody(afterBytes: max(1, response.body.count / 2), seconds: 30))),
+                ("a server that never answers", response.delayed(8)),
+                ("a body that stalls half-way", response.with(.stallBody(afterBytes: max(1, response.body.count / 2), seconds: 8))),
             ]
             for (label, stalled) in stalls {
                 try await withServer([stalled]) { server in

@@ -39,7 +39,9 @@ public enum ProviderConformance {
 
     /// The seconds a stalled source is given, and the slack allowed on top before it counts as late.
     static let stallTimeout = 1.0
-    static let lateness = 2.5
+    /// How late a timeout may be reported on a loaded machine; the stalls last 8 s, so a provider that waits
+    /// for them is still caught. (Longer stalls outlive the test and starve the shared thread pool.)
+    static let lateness = 4.0
 
     /// Fragments that betray an unmapped error or a Swift value dumped into a message.
     static let leakedInternals = [

@@ -146,4 +146,21 @@ struct TableRendererTests {
         #expect(TableRenderer.fit([30, 50, 4], into: 34) == [15, 15, 4])
         #expect(TableRenderer.fit([30, 50], into: 1) == [1, 1])
     }
+
+    @Test("feed entries show their summary as plain text; an empty column is left out")
+    func entrySummary() {
+        let descriptor = SourceDescriptor(id: "news", provider: "feed", timeoutSeconds: 1, concurrency: 1)
+        let entry = Item(kind: .entry, id: "1", title: "Release", subtitle: "Blog",
+                         fields: ["summary": "<p>Swift <b>6.3</b> is out &amp; ready</p>"])
+        let bare = Item(kind: .entry, id: "2", title: "Bare", subtitle: "Blog")
+        let withSummary = AggregateReport(generatedAt: SampleReports.golden.generatedAt, sources: [
+            SourceReport(descriptor: descriptor, status: .ok, items: [entry, bare])])
+        let text = lines(withSummary)
+        #expect(text.contains { $0.contains("SUMMARY") })
+        #expect(text.contains { $0.hasSuffix("Swift 6.3 is out & ready") })
+        let without = AggregateReport(generatedAt: SampleReports.golden.generatedAt, sources: [
+            SourceReport(descriptor: descriptor, status: .ok, items: [bare])])
+        #expect(!lines(without).contains { $0.contains("SUMMARY") })
+        #expect(!lines(without).contains { $0.hasSuffix(" ") })
+    }
 }
