@@ -6,7 +6,7 @@ import ProviderKit
 /// own connection pool sized to its `concurrency`.
 public struct HTTPClientConfiguration: Sendable {
     /// Sent as `User-Agent` unless a request sets its own.
-    public static let toolVersion = "0.1.0"
+    public static let toolVersion = ToolVersion.current
     public static let defaultUserAgent = "aggregate/\(toolVersion)"
     public static let defaultMaxResponseBytes = 16 << 20
 

@@ -1,8 +1,9 @@
 import ArgumentParser
+import ProviderKit
 
 @main
 struct Aggregate: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = ToolVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "aggregate",
