@@ -5,15 +5,22 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     private let repository: any FeedRepository
     private let locations: [FeedLocation]
     private let maxEntriesPerFeed: Int
+    private let label: @Sendable (FeedLocation) -> String
 
-    public init(repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int) {
+    /// - Parameter label: how a feed is named in its warning or error; the provider redacts credentials in
+    ///   URLs here (a feed URL may carry `?token=…`), which Domain cannot do itself.
+    public init(
+        repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int,
+        label: @escaping @Sendable (FeedLocation) -> String = { $0.description }
+    ) {
         self.repository = repository
         self.locations = locations
         self.maxEntriesPerFeed = maxEntriesPerFeed
+        self.label = label
     }
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
-        let (repository, locations, maxEntries) = (self.repository, self.locations, self.maxEntriesPerFeed)
+        let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
         OrderedFanOut.run(
             count: locations.count, limit: context.concurrency, cancellation: context.cancellation,
             notStarted: { Result<[Item], SourceError>.failure(SourceError(.timeout, "not started")) },
@@ -24,7 +31,7 @@ public struct FetchFeedEntriesUseCase: ItemSource {
                 }
             },
             completion: { results in
-                sink.finish(collecting: zip(locations, results).map { (label: $0.description, result: $1) })
+                sink.finish(collecting: zip(locations, results).map { (label: label($0), result: $1) })
             }
         )
     }
