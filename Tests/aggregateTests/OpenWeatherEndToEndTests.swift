@@ -18,7 +18,7 @@ struct OpenWeatherEndToEndTests {
                 {
                   "id": "weather",
                   "provider": "openweather",
-                  "timeoutSeconds": 5,
+                  "timeoutSeconds": 15,
                   "options": {
                     "cities": ["Seoul", "Busan", { "id": 2643743 }],
                     "apiKey": "${OPENWEATHER_API_KEY}",

@@ -27,7 +27,7 @@ struct StoreEndToEndTests {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             let manifest = """
                 { "version": 1, "defaults": { "cacheTTLSeconds": \(cacheTTLSeconds) },
-                  "sources": [ { "id": "weather", "provider": "openweather", "timeoutSeconds": 5,
+                  "sources": [ { "id": "weather", "provider": "openweather", "timeoutSeconds": 15,
                     "options": { "cities": ["Seoul", "Busan"], "apiKey": "${OPENWEATHER_API_KEY}",
                                  "baseURL": "\(baseURL.absoluteString)", "maxRetries": 0 } } ] }
                 """
