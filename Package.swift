@@ -153,6 +153,18 @@ let package = Package(
     ]
 )
 
+// MARK: - Fuzzing
+// libFuzzer targets, built only with `AGGREGATE_FUZZ=1` (and `-Xswiftc -sanitize=fuzzer`): see Fuzz/run.sh.
+if Context.environment["AGGREGATE_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(name: "FeedParserFuzzer", dependencies: ["FeedParsing", "FuzzSupport"], path: "Fuzz/FeedParserFuzzer"),
+        .executableTarget(name: "ManifestFuzzer", dependencies: ["App", "FuzzSupport"], path: "Fuzz/ManifestFuzzer"),
+        .executableTarget(
+            name: "RecordReadersFuzzer", dependencies: ["FilesProvider", "Domain", "FuzzSupport"], path: "Fuzz/RecordReadersFuzzer"),
+    ]
+}
+
 // A subset of the package: `AGGREGATE_ONLY=GitHubProviderTests swift test` keeps the named targets (comma-separated),
 // what they depend on and the new-provider plugin, so one provider's tests build in a fraction of the time.
 if let only = Context.environment["AGGREGATE_ONLY"], !only.isEmpty {

@@ -78,6 +78,10 @@ public struct FeedProvider: Provider {
 
         let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
         return FetchFeedEntriesUseCase(
-            repository: XMLFeedRepository(client: client), locations: locations, maxEntriesPerFeed: maxItems)
+            repository: XMLFeedRepository(client: client), locations: locations, maxEntriesPerFeed: maxItems,
+            label: { location in
+                if case .url(let url) = location { return Redactor.redact(url) }
+                return location.description
+            })
     }
 }

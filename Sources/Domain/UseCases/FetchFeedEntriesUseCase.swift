@@ -5,16 +5,23 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     private let repository: any FeedRepository
     private let locations: [FeedLocation]
     private let maxEntriesPerFeed: Int
+    private let label: @Sendable (FeedLocation) -> String
 
-    public init(repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int) {
+    /// - Parameter label: how a feed is named in its warning or error; the provider redacts credentials in
+    ///   URLs here (a feed URL may carry `?token=…`), which Domain cannot do itself.
+    public init(
+        repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int,
+        label: @escaping @Sendable (FeedLocation) -> String = { $0.description }
+    ) {
         self.repository = repository
         self.locations = locations
         self.maxEntriesPerFeed = maxEntriesPerFeed
+        self.label = label
     }
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
-        let (repository, locations, maxEntries) = (self.repository, self.locations, self.maxEntriesPerFeed)
-        sink.collect(locations.map(\.description), context: context) { index, done in
+        let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
+        sink.collect(locations.map(label), context: context) { index, done in
             repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) { result in
                 done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
             }

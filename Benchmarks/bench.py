@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Runs the aggregate benchmarks side by side with their peers and prints one table.
+
+    python3 Benchmarks/bench.py AGGREGATE_BINARY [RUNS]
+
+Each benchmark runs the candidates in interleaved rounds (load from elsewhere on a shared machine hits every
+candidate alike) and reports the median wall time and the median peak RSS (from wait4) of RUNS runs."""
+import json, os, statistics, subprocess, sys, tempfile, time, urllib.request
+
+here = os.path.dirname(os.path.abspath(__file__))
+binary = os.path.abspath(sys.argv[1])
+runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+lines = int(os.environ.get("LINES", "1000000"))
+work = tempfile.mkdtemp(prefix="aggregate-bench-")
+rows = []
+
+
+def peak_rss_kib(pid):
+    """VmHWM of a running process (its own peak RSS since exec), or None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+
+
+def measure(command, env=None, stdout=subprocess.DEVNULL, check=True):
+    """Wall seconds and peak RSS (MiB) of one run of `command`.
+
+    The peak is the last VmHWM read while the process runs (polled every 2 ms): wait4's ru_maxrss would count
+    the forked Python before exec, and on this machine /usr/bin/time reports nonsense. A process that ends
+    within the first poll reports its peak as read, possibly a little low."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, env={**os.environ, **(env or {})}, stdout=stdout, stderr=subprocess.PIPE)
+    peak = None
+    while True:
+        waited, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if waited:
+            break
+        peak = peak_rss_kib(process.pid) or peak
+        time.sleep(0.002)
+    wall = time.perf_counter() - start
+    stderr = process.stderr.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if check and code != 0:
+        sys.exit(f"{command[0]} exited {code}: {stderr[-2000:]}")
+    return wall, (peak or usage.ru_maxrss) / 1024
+
+
+def rounds(candidates, before=None, after=None):
+    """Interleaved runs; returns {name: (median wall, median RSS)}."""
+    samples = {name: [] for name, _ in candidates}
+    for _ in range(runs):
+        for name, (command, env) in candidates:
+            if before: before(name)
+            samples[name].append(measure(command, env))
+            if after: after(name)
+    return {name: (statistics.median(s[0] for s in values), statistics.median(s[1] for s in values))
+            for name, values in samples.items()}
+
+
+def add(benchmark, results, subject, goal, unit_count=None, unit=""):
+    for name, (wall, rss) in results.items():
+        ratio = "" if name == subject else f"{results[subject][0] / wall:.2f}"
+        throughput = f"{unit_count / wall:,.0f} {unit}/s" if unit_count else ""
+        rows.append((benchmark, name, f"{wall * 1000:,.0f} ms", throughput, f"{rss:,.1f} MiB", ratio, goal if name == subject else ""))
+
+
+def home():
+    return tempfile.mkdtemp(prefix="home-", dir=work)
+
+
+# MARK: - Fan-out and warm cache
+
+def server(delay):
+    process = subprocess.Popen([sys.executable, os.path.join(here, "fanout", "server.py"), str(delay),
+                                os.path.join(here, "fanout", "weather.json")], stdout=subprocess.PIPE)
+    port = int(process.stdout.readline())
+    return process, f"http://127.0.0.1:{port}"
+
+
+def count(base, reset=False):
+    return int(urllib.request.urlopen(f"{base}/__{'reset' if reset else 'count'}").read())
+
+
+def weather_manifest(base, ttl):
+    sources = [{"id": f"weather{s}", "provider": "openweather", "concurrency": 10,
+                "options": {"cities": [f"City{s}x{c}" for c in range(10)], "apiKey": "bench", "baseURL": base,
+                            "maxRetries": 0}} for s in range(4)]
+    path = os.path.join(work, f"fanout-{ttl}.json")
+    json.dump({"version": 1, "defaults": {"timeoutSeconds": 30, "cacheTTLSeconds": ttl}, "sources": sources},
+              open(path, "w"))
+    return path
+
+
+def fan_out():
+    process, base = server(0.1)
+    try:
+        manifest = weather_manifest(base, 0)
+        config = os.path.join(work, "curl.txt")
+        with open(config, "w") as f:
+            for s in range(4):
+                for c in range(10):
+                    f.write(f'url = "{base}/data/2.5/weather?q=City{s}x{c}&appid=bench&units=metric"\noutput = "/dev/null"\n')
+        counts = {}
+        def after(name):
+            counts.setdefault(name, set()).add(count(base, reset=True))
+        count(base, reset=True)
+        results = rounds([
+            ("aggregate (4 sources x 10)", ([binary, "--manifest", manifest, "--format", "json"], {"AGGREGATE_HOME": home()})),
+            ("curl --parallel --parallel-max 40", (["curl", "-s", "--parallel", "--parallel-max", "40", "-K", config], None)),
+            ("curl, one by one", (["curl", "-s", "-K", config], None)),
+        ], after=after)
+        for name, seen in counts.items():
+            if seen != {40}:
+                sys.exit(f"fan-out: {name} made {seen} requests per run, expected 40")
+        add("fan-out: 40 GETs, 100 ms each", results, "aggregate (4 sources x 10)", "<= 1.10x curl --parallel")
+    finally:
+        process.terminate()
+
+
+def warm_cache():
+    process, base = server(0.1)
+    try:
+        manifest = weather_manifest(base, 300)
+        shared = home()
+        command = [binary, "--manifest", manifest, "--format", "json"]
+        measure(command, {"AGGREGATE_HOME": shared})
+        first = count(base, reset=True)
+        results = rounds([("aggregate, 2nd run in TTL", (command, {"AGGREGATE_HOME": shared}))])
+        second = count(base)
+        if first != 40 or second != 0:
+            sys.exit(f"warm cache: the first run made {first} requests (expected 40), the next {runs} made {second} (expected 0)")
+        add(f"warm cache: requests {first} then {second}", results, "aggregate, 2nd run in TTL", "0 requests")
+    finally:
+        process.terminate()
+
+
+# MARK: - Cold start and local files
+
+def files_manifest(name, path, fmt):
+    manifest = os.path.join(work, f"{name}-manifest.json")
+    json.dump({"version": 1, "sources": [{"id": name, "provider": "files", "options": {"paths": [path], "format": fmt}}]},
+              open(manifest, "w"))
+    return manifest
+
+
+def cold_start():
+    tiny = os.path.join(work, "tiny.json")
+    json.dump([{"id": "1", "title": "hello", "done": False}], open(tiny, "w"))
+    manifest = files_manifest("tiny", tiny, "json")
+    results = rounds_n(max(20, runs), [
+        ("aggregate --format json", ([binary, "--manifest", manifest, "--format", "json"], {"AGGREGATE_HOME": home()})),
+        ("jq . tiny.json", (["jq", ".", tiny], None)),
+    ])
+    add("cold start: tiny manifest", results, "aggregate --format json", "<= 1.0x jq")
+
+
+def rounds_n(n, candidates):
+    global runs
+    saved, runs = runs, n
+    try:
+        return rounds(candidates)
+    finally:
+        runs = saved
+
+
+def local_files():
+    path = os.path.join(work, f"issues-{lines}.ndjson")
+    with open(path, "w") as f:
+        for i in range(lines):
+            f.write(json.dumps({"id": i, "number": i + 1, "title": f"Issue number {i}", "state": "open" if i % 3 else "closed",
+                                "user": {"login": f"user{i % 97}"}, "labels": ["bug"] if i % 5 == 0 else [],
+                                "created_at": "2026-11-20T08:00:00Z", "comments": i % 13}) + "\n")
+    manifest = files_manifest("issues", path, "ndjson")
+    results = rounds([
+        ("aggregate --format ndjson", ([binary, "--manifest", manifest, "--format", "ndjson"], {"AGGREGATE_HOME": home()})),
+        ("jq -c .", (["jq", "-c", ".", path], None)),
+    ])
+    add(f"local files: {lines:,}-line NDJSON", results, "aggregate --format ndjson", ">= 1.5x jq, RSS <= 64 MiB", lines, "lines")
+
+
+selected = os.environ.get("ONLY", "fanout,warm,cold,files").split(",")
+for name, function in [("fanout", fan_out), ("warm", warm_cache), ("cold", cold_start), ("files", local_files)]:
+    if name in selected:
+        print(f"running {name}…", file=sys.stderr, flush=True)
+        function()
+
+widths = [max(len(str(row[i])) for row in rows + [("benchmark", "candidate", "median wall", "throughput", "peak RSS", "subject wall ÷ this", "goal")]) for i in range(7)]
+header = ("benchmark", "candidate", "median wall", "throughput", "peak RSS", "subject wall ÷ this", "goal")
+print(f"runs per candidate: {runs} (cold start: {max(20, runs)}), machine: {os.cpu_count()} cores")
+for row in [header] + rows:
+    print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
