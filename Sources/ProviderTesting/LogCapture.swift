@@ -5,7 +5,7 @@ import Synchronization
 /// Collects every line logged through its loggers, so tests can read `--verbose` output (and check that no
 /// secret is in it).
 public final class LogCapture: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let entries = Mutex<[(level: Logger.Level, message: String, line: String)]>([])
 
     public init() {}
 
@@ -16,10 +16,16 @@ public final class LogCapture: Sendable {
         return logger
     }
 
-    public var messages: [String] { lines.withLock { $0 } }
+    /// Every line as `level message key=value…`.
+    public var messages: [String] { entries.withLock { $0.map(\.line) } }
 
-    fileprivate func append(_ line: String) {
-        lines.withLock { $0.append(line) }
+    /// The bare messages logged at exactly `level`.
+    public func messages(at level: Logger.Level) -> [String] {
+        entries.withLock { $0.filter { $0.level == level }.map(\.message) }
+    }
+
+    fileprivate func append(_ level: Logger.Level, message: String, line: String) {
+        entries.withLock { $0.append((level, message, line)) }
     }
 }
 
@@ -38,6 +44,6 @@ private struct CapturingLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let metadataText = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             .joined(separator: " ")
-        capture.append("\(event.level) \(event.message)\(metadataText)")
+        capture.append(event.level, message: event.message.description, line: "\(event.level) \(event.message)\(metadataText)")
     }
 }

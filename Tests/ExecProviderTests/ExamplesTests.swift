@@ -1,6 +1,7 @@
 import Domain
 import ExecProvider
 import Foundation
+import ProviderTesting
 import Testing
 
 @Suite("Shipped exec examples")
@@ -41,7 +42,7 @@ struct ExamplesTests {
         let report = await run(try makeSource(
             ["command": [.string(examplesDirectory.appendingPathComponent("list_files.sh").path)],
              "args": [.string(scripts.url.path)]],
-            in: examplesDirectory, logger: logs.logger))
+            in: examplesDirectory, logger: logs.logger()))
         #expect(report.status == .ok)
         #expect(report.items.map(\.title) == ["a.txt", "quote\"d.json"])
         #expect(report.items.first?.id == "files/\(scripts.url.path)/a.txt")

@@ -1,6 +1,7 @@
 import Domain
 import ExecProvider
 import Foundation
+import ProviderTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ struct ExecRecordRepositoryTests {
             echo '{"type":"STATE","value":{"users":2,"events":1}}'
             """#)
         let logs = LogCapture()
-        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, logger: logs.logger))
+        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, logger: logs.logger()))
         #expect(report.status == .ok)
         #expect(report.items.map(\.id) == ["users/1", "users/2", "events/line-5"])
         #expect(report.items.map(\.title) == ["Ada", "Lin", "events/line-5"])
@@ -101,7 +102,7 @@ struct ExecRecordRepositoryTests {
             exit 3
             """#)
         let logs = LogCapture()
-        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, logger: logs.logger))
+        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, logger: logs.logger()))
         #expect(report.status == .error)
         #expect(report.items.map(\.id) == ["kept"])
         let error = try #require(report.error)
@@ -239,7 +240,7 @@ struct ExecRecordRepositoryTests {
         let report = await run(try makeSource(
             ["command": [.string(program)], "env": ["API_TOKEN": "tok-0123456789"],
              "config": ["apiKey": "sk-live-abcdef", "city": "Seoul"]],
-            in: scripts.url, logger: logs.logger))
+            in: scripts.url, logger: logs.logger()))
         let message = try #require(report.error?.message)
         #expect(message.contains("exited with status 1"))
         #expect(message.contains("using token ***"))

@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import ExecProvider
 import Foundation
+import ProviderTesting
 import Logging
 import ProviderKit
 import Synchronization
@@ -47,36 +48,6 @@ final class ScriptDirectory: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return nil
-    }
-}
-
-/// Log lines, kept for assertions.
-final class LogCapture: Sendable {
-    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
-
-    var logger: Logger {
-        var logger = Logger(label: "exec-tests") { _ in CapturingLogHandler(capture: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    func append(_ level: Logger.Level, _ message: String) { entries.withLock { $0.append((level, message)) } }
-    var messages: [String] { entries.withLock { $0.map(\.message) } }
-    func messages(at level: Logger.Level) -> [String] { entries.withLock { $0.filter { $0.level == level }.map(\.message) } }
-}
-
-struct CapturingLogHandler: LogHandler {
-    let capture: LogCapture
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        capture.append(event.level, event.message.description)
     }
 }
 

@@ -2,6 +2,7 @@ import Domain
 import FilesProvider
 import Foundation
 import ProviderKit
+import ProviderTesting
 import Testing
 
 /// Builds a `files` source from options, as the composition root would, and runs it to completion.
@@ -17,13 +18,7 @@ enum SourceRunner {
         _ options: JSONValue, in directory: URL, provider: FilesProvider = FilesProvider()
     ) async throws -> SourceReport {
         let source = try provider.makeSource(configuration(options, in: directory))
-        let descriptor = SourceDescriptor(id: "files", provider: "files", timeoutSeconds: 60, concurrency: 4)
-        let report = await withCheckedContinuation { continuation in
-            AggregateSourcesUseCase().execute([PlannedSource(descriptor: descriptor, plan: .load(source))]) {
-                continuation.resume(returning: $0)
-            }
-        }
-        return report.sources[0]
+        return await ProviderTesting.SourceRunner.run(source, id: "files", provider: "files", timeoutSeconds: 60)
     }
 
     /// The problems `makeSource` reports for `options` (empty when valid).
