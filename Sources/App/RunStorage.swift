@@ -81,33 +81,55 @@ public final class RunStorage: Sendable {
     public func finish(_ report: AggregateReport, query: String? = nil, newOnly: Bool = false) -> Outcome {
         var notes: [String] = []
         var finished = report
-        let activities = self.activities.withLock { $0 }
         for index in finished.sources.indices {
-            var source = finished.sources[index]
-            if let activity = activities[source.id] {
-                source.cache = activity.status
-                if !activity.isEmpty {
-                    applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
-                }
-            }
-            if let history {
-                do {
-                    let seen = try history.recordSeen(sourceID: source.id, itemIDs: source.items.map(\.id), at: now())
-                    if newOnly {
-                        if seen.isFirstRun, !source.items.isEmpty {
-                            notes.append("\(source.id): first run with --new: all \(source.items.count) items are new")
-                        }
-                        source.items = source.items.filter { seen.unseen.contains($0.id) }
-                    }
-                } catch {
-                    notes.append("\(source.id): the item history could not be updated: \(error.message)")
-                }
-            } else if newOnly {
-                notes.append("\(source.id): no item history (the store is unavailable): showing every item")
-            }
-            finished.sources[index] = source
+            finished.sources[index] = finish(finished.sources[index], query: query, newOnly: newOnly, notes: &notes)
         }
         return Outcome(report: finished, notes: notes)
+    }
+
+    /// `finish` for one source, as soon as it is done: sources are independent of each other here.
+    func finish(_ report: SourceReport, query: String?, newOnly: Bool, notes: inout [String]) -> SourceReport {
+        var source = report
+        if let activity = activities.withLock({ $0[source.id] }) {
+            source.cache = activity.status
+            if !activity.isEmpty {
+                applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
+            }
+        }
+        if history != nil || newOnly {
+            let recorded = recordSeen(source.items, sourceID: source.id, newOnly: newOnly)
+            if newOnly, recorded.isFirstRun, !source.items.isEmpty {
+                notes.append("\(source.id): first run with --new: all \(source.items.count) items are new")
+            }
+            source.items = recorded.items
+            notes.append(contentsOf: recorded.note.map { ["\(source.id): \($0)"] } ?? [])
+        }
+        return source
+    }
+
+    /// Whether `source`'s items can be printed as they arrive: nothing after the load can replace them,
+    /// because nothing it loaded so far came through the response cache (a source that reads no cache has
+    /// no last good copy to fall back on). Asked at its first batch, when an HTTP source has been answered.
+    func canStream(_ source: SourceDescriptor) -> Bool {
+        activities.withLock { $0[source.id] }?.isEmpty ?? true
+    }
+
+    /// Records `items` in `sourceID`'s history; with `newOnly`, keeps only those it never delivered before.
+    /// - Returns: the items to show, whether the source had no history before, and a note for people when
+    ///   the history could not be used (the items are then all shown).
+    func recordSeen(
+        _ items: [Item], sourceID: String, newOnly: Bool
+    ) -> (items: [Item], isFirstRun: Bool, note: String?) {
+        guard let history else {
+            return (items, false, newOnly ? "no item history (the store is unavailable): showing every item" : nil)
+        }
+        do {
+            let seen = try history.recordSeen(sourceID: sourceID, itemIDs: items.map(\.id), at: now())
+            guard newOnly else { return (items, seen.isFirstRun, nil) }
+            return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)
+        } catch {
+            return (items, false, "the item history could not be updated: \(error.message)")
+        }
     }
 
     /// Failure kinds a later try may not have: these are served from the last good copy.

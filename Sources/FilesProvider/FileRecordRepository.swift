@@ -100,6 +100,36 @@ extension FileRecordRepository: RecordRepository {
         return .success(units)
     }
 
+    /// Reads the file on the repository's queue and hands its records over in batches of `batchSize`.
+    public func streamRecords(
+        in unit: String, cancellation: CancellationToken,
+        onRecords: @escaping @Sendable ([Record]) -> Void,
+        completion: @escaping @Sendable (SourceError?) -> Void
+    ) {
+        queue.async {
+            var batch: [Record] = []
+            batch.reserveCapacity(Self.batchSize)
+            do throws(SourceError) {
+                try forEachRecord(in: unit, cancellation: cancellation) { record in
+                    batch.append(record)
+                    if batch.count == Self.batchSize {
+                        onRecords(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+            } catch {
+                if !batch.isEmpty { onRecords(batch) }
+                return completion(error)
+            }
+            if !batch.isEmpty { onRecords(batch) }
+            completion(nil)
+        }
+    }
+
+    /// Records per batch when streaming: large enough that handing over costs nothing next to reading, small
+    /// enough that a batch is a few hundred KiB at most.
+    static let batchSize = 512
+
     public func records(
         in unit: String, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<[Record], SourceError>) -> Void

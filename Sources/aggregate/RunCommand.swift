@@ -108,10 +108,24 @@ struct RunCommand: ParsableCommand {
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
             : nil
         progress?.attach(to: viewModel)
-        let loaded = container.makeAggregateSourcesUseCase()
-            .executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
-        progress?.finish()  // before stdout: both usually share one terminal
-        let finished = storage.finish(loaded, query: query, newOnly: new)
+        let output = StandardOutput()
+        let useCase = container.makeAggregateSourcesUseCase()
+        let finished: RunStorage.Outcome
+        let streamWriter = streamingWriter(to: output)
+        if let streamWriter {
+            // NDJSON in source order goes out while the run goes on: nothing is held but the batch in hand.
+            let stream = StreamingRun(
+                sources: plan.map(\.descriptor), storage: storage, query: query, newOnly: new,
+                write: { id, items in streamWriter.write(items, source: id) })
+            let loaded = useCase.executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel, stream: stream)
+            progress?.finish()
+            streamWriter.flush()
+            finished = stream.outcome(loaded)
+        } else {
+            let loaded = useCase.executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
+            progress?.finish()  // before stdout: both usually share one terminal
+            finished = storage.finish(loaded, query: query, newOnly: new)
+        }
         // The view model is the one source of what is shown: live progress above, the final render here.
         viewModel.runDidFinish(finished.report)
         let report = (viewModel.report ?? finished.report).ordered(by: sort)
@@ -119,16 +133,24 @@ struct RunCommand: ParsableCommand {
             for note in finished.notes { Terminal.writeError("aggregate: \(note)\n") }
         }
 
-        let output = StandardOutput()
-        var stream = output
-        let options = RenderOptions(
-            limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
-            width: Terminal.stdoutWidth)
-        Renderers.renderer(for: format).render(report, options: options, to: &stream)
+        if streamWriter == nil {
+            var stream = output
+            let options = RenderOptions(
+                limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
+                width: Terminal.stdoutWidth)
+            Renderers.renderer(for: format).render(report, options: options, to: &stream)
+        }
         output.flush()
 
         reportOnStandardError(report)
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
+    }
+
+    /// The writer for output that can go out while the run goes on: NDJSON in the sources' own order (a date
+    /// sort needs every item first). It then writes every item; the final report keeps only their counts.
+    private func streamingWriter(to output: StandardOutput) -> NDJSONStreamWriter? {
+        guard format == .ndjson, sort == .source else { return nil }
+        return NDJSONStreamWriter(limit: limit) { bytes in output.write(bytes: bytes) }
     }
 
     /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.
@@ -138,7 +160,7 @@ struct RunCommand: ParsableCommand {
             if verbose {
                 let milliseconds = Int((source.duration * 1000).rounded())
                 Terminal.writeError(
-                    "aggregate: \(source.id): \(source.status.rawValue), \(source.items.count) items, \(milliseconds) ms\n")
+                    "aggregate: \(source.id): \(source.status.rawValue), \(source.itemCount) items, \(milliseconds) ms\n")
             }
             guard !quiet, format != .table else { continue }
             if let error = source.error {

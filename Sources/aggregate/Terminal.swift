@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -43,23 +44,42 @@ enum Terminal {
     }
 }
 
-/// Buffered stdout as a `TextOutputStream`, so renderers can stream large results without one giant string.
-final class StandardOutput: TextOutputStream {
-    private var buffer = Data()
-    private(set) var failed = false
+/// Buffered stdout: a `TextOutputStream` for the renderers, and bytes from any thread for the streaming
+/// NDJSON writer. After a failed write (the reader went away: `aggregate … | head`) the rest is dropped.
+final class StandardOutput: TextOutputStream, Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        var failed = false
+    }
+
+    private static let flushThreshold = 64 * 1024
+    private let state = Mutex(State())
 
     func write(_ string: String) {
-        buffer.append(contentsOf: string.utf8)
-        if buffer.count >= 64 * 1024 { flush() }
+        state.withLock { state in
+            state.buffer.append(contentsOf: string.utf8)
+            if state.buffer.count >= Self.flushThreshold { Self.flush(&state) }
+        }
+    }
+
+    func write(bytes: [UInt8]) {
+        state.withLock { state in
+            state.buffer.append(contentsOf: bytes)
+            if state.buffer.count >= Self.flushThreshold { Self.flush(&state) }
+        }
     }
 
     func flush() {
-        guard !buffer.isEmpty, !failed else { return }
+        state.withLock { Self.flush(&$0) }
+    }
+
+    private static func flush(_ state: inout State) {
+        defer { state.buffer.removeAll(keepingCapacity: true) }
+        guard !state.buffer.isEmpty, !state.failed else { return }
         do {
-            try FileHandle.standardOutput.write(contentsOf: buffer)
+            try FileHandle.standardOutput.write(contentsOf: state.buffer)
         } catch {
-            failed = true  // the reader went away; nothing more to say to it
+            state.failed = true  // the reader went away; nothing more to say to it
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

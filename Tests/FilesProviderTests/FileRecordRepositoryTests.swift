@@ -95,7 +95,7 @@ struct FileRecordRepositoryTests {
         #expect(report.error == SourceError(.io, "secret.csv: permission denied"))
     }
 
-    @Test("one bad file among good ones leaves the source ok with a warning naming file and line")
+    @Test("one bad file among good ones leaves the source ok with a warning naming file and line, keeping its rows read before the bad one")
     func oneBadFile() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("data/1.ndjson", "{\"id\":\"a\"}\n")
@@ -103,7 +103,7 @@ struct FileRecordRepositoryTests {
         try directory.write("data/3.ndjson", "{\"id\":\"d\"}\n")
         let report = try await SourceRunner.run(["paths": ["data/*.ndjson"]], in: directory.url)
         #expect(report.status == .ok)
-        #expect(report.items.map(\.id) == ["a", "d"])
+        #expect(report.items.map(\.id) == ["a", "b", "c", "d"])
         #expect(report.warnings.count == 1)
         #expect(report.warnings.first?.hasPrefix("data/2.ndjson: parse: line 3: invalid JSON: ") == true)
     }

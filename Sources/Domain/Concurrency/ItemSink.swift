@@ -78,14 +78,24 @@ public final class ItemSink: Sendable {
     /// pages, feeds, files): items of every request that succeeded are emitted in request order and each
     /// failed request becomes a warning naming it; the source fails only when every request failed.
     public func finish(collecting results: [(label: String, result: Result<[Item], SourceError>)]) {
-        var failures: [(label: String, error: SourceError)] = []
+        var outcomes: [(label: String, error: SourceError?)] = []
         for (label, result) in results {
             switch result {
-            case .success(let items): emit(items)
-            case .failure(let error): failures.append((label, error))
+            case .success(let items):
+                emit(items)
+                outcomes.append((label, nil))
+            case .failure(let error):
+                outcomes.append((label, error))
             }
         }
-        if !results.isEmpty, failures.count == results.count {
+        finish(reporting: outcomes)
+    }
+
+    /// The same policy when the requests' items were emitted already, as they streamed: each failed
+    /// request (`error` set) becomes a warning naming it; the source fails only when every request failed.
+    public func finish(reporting outcomes: [(label: String, error: SourceError?)]) {
+        let failures = outcomes.compactMap { outcome in outcome.error.map { (label: outcome.label, error: $0) } }
+        if !outcomes.isEmpty, failures.count == outcomes.count {
             if failures.count == 1 {
                 fail(failures[0].error.prefixed(failures[0].label))
             } else {
@@ -111,10 +121,15 @@ extension ItemSink {
     ) {
         OrderedFanOut.run(
             count: labels.count, limit: context.concurrency, cancellation: context.cancellation,
-            notStarted: { .failure(SourceError(.timeout, "not started before the source's time ran out")) },
+            notStarted: { .failure(.notStarted) },
             job: request,
             completion: { results in
                 self.finish(collecting: zip(labels, results).map { (label: $0, result: $1) })
             })
     }
+}
+
+extension SourceError {
+    /// A request of a source's fan-out that never started because the source's time ran out first.
+    static let notStarted = SourceError(.timeout, "not started before the source's time ran out")
 }

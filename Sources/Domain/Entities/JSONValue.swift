@@ -58,61 +58,17 @@ extension JSONValue {
         }
     }
 
-    /// Compact JSON text with sorted keys: stable across runs.
+    /// Compact JSON text with sorted keys: stable across runs (see `JSONWriter`).
     public var compactJSON: String {
-        var out = ""
-        write(to: &out)
-        return out
-    }
-
-    private func write(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value): out += value.isFinite ? JSONValue.format(value) : "null"
-        case .string(let value): JSONValue.writeQuoted(value, to: &out)
-        case .array(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                JSONValue.writeQuoted(key, to: &out)
-                out += ":"
-                members[key]!.write(to: &out)
-            }
-            out += "}"
-        }
+        var writer = JSONWriter()
+        writer.value(self)
+        return writer.text
     }
 
     /// Shortest round-tripping text for a double; integral values keep no fraction ("21" not "21.0").
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
-    }
-
-    static func writeQuoted(_ string: String, to out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
 

@@ -44,7 +44,10 @@ public enum CacheStatus: String, Sendable, Hashable, CaseIterable, Codable {
 public struct SourceReport: Sendable, Hashable {
     public var descriptor: SourceDescriptor
     public var status: SourceStatus
+    /// The items, unless the run streamed them (see `streamedItemCount`).
     public var items: [Item]
+    /// How many items went to the run's `ItemStream` as they arrived instead of into `items`.
+    public var streamedItemCount = 0
     /// Problems that did not stop the source (one city of several not found).
     public var warnings: [String]
     public var error: SourceError?
@@ -69,6 +72,9 @@ public struct SourceReport: Sendable, Hashable {
     }
 
     public var id: String { descriptor.id }
+
+    /// Every item the source delivered: kept in `items` or streamed.
+    public var itemCount: Int { items.count + streamedItemCount }
 }
 
 /// The whole run: every selected source in manifest order, whatever order they finished in.

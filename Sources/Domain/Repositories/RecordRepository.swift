@@ -10,4 +10,33 @@ public protocol RecordRepository: Sendable {
         in unit: String, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<[Record], SourceError>) -> Void
     )
+
+    /// Reads one unit in batches as they are read, so a large unit never has to be held whole. `onRecords`
+    /// gets the batches in order, never two at once; `completion` follows exactly once: nil when the unit was
+    /// read to its end, else why not (the batches before the failure stand).
+    ///
+    /// Optional: the default reads the whole unit with `records(in:)` and hands it over as one batch.
+    func streamRecords(
+        in unit: String, cancellation: CancellationToken,
+        onRecords: @escaping @Sendable ([Record]) -> Void,
+        completion: @escaping @Sendable (SourceError?) -> Void
+    )
+}
+
+extension RecordRepository {
+    public func streamRecords(
+        in unit: String, cancellation: CancellationToken,
+        onRecords: @escaping @Sendable ([Record]) -> Void,
+        completion: @escaping @Sendable (SourceError?) -> Void
+    ) {
+        records(in: unit, cancellation: cancellation) { result in
+            switch result {
+            case .success(let records):
+                if !records.isEmpty { onRecords(records) }
+                completion(nil)
+            case .failure(let error):
+                completion(error)
+            }
+        }
+    }
 }

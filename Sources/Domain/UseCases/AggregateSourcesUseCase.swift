@@ -33,12 +33,15 @@ public protocol AggregateObserver: Sendable {
 ///
 /// Each source gets its own timeout and the run an overall deadline; a source still loading then is
 /// reported `timeout` with the items it delivered so far, and the others are unaffected.
+///
+/// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
+/// streams.
 public struct AggregateSourcesUseCase: Sendable {
     public init() {}
 
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        completion: @escaping @Sendable (AggregateReport) -> Void
+        stream: (any ItemStream)? = nil, completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
         let startedAt = Date()
         let runStart = DispatchTime.now()
@@ -51,6 +54,7 @@ public struct AggregateSourcesUseCase: Sendable {
             group.enter()
             let finish: @Sendable (SourceReport) -> Void = { report in
                 reports.withLock { $0[index] = report }
+                stream?.source(at: index, didFinish: report)
                 observer?.sourceDidFinish(report)
                 group.leave()
             }
@@ -62,8 +66,11 @@ public struct AggregateSourcesUseCase: Sendable {
             case .fail(let error):
                 finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):
+                let streamed = Self.streamedDelivery(stream, index: index, source.descriptor)
                 DispatchQueue.global().async {
-                    Self.load(itemSource, source.descriptor, runDeadline: runDeadline, observer: observer, finish: finish)
+                    Self.load(
+                        itemSource, source.descriptor, runDeadline: runDeadline, observer: observer, streamed: streamed,
+                        finish: finish)
                 }
             }
         }
@@ -75,21 +82,25 @@ public struct AggregateSourcesUseCase: Sendable {
     /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests, servers),
     /// where a blocking wait would hold a thread of the shared pool.
     public func execute(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
+        stream: (any ItemStream)? = nil
     ) async -> AggregateReport {
         await withCheckedContinuation { continuation in
-            execute(sources, deadlineSeconds: deadlineSeconds, observer: observer) { continuation.resume(returning: $0) }
+            execute(sources, deadlineSeconds: deadlineSeconds, observer: observer, stream: stream) {
+                continuation.resume(returning: $0)
+            }
         }
     }
 
     /// Runs `execute` and waits for it. Call only from synchronous code (the CLI's main thread), never from
     /// a Swift-concurrency task or a queue that the sources deliver on.
     public func executeAndWait(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
+        stream: (any ItemStream)? = nil
     ) -> AggregateReport {
         let result = Mutex<AggregateReport?>(nil)
         let done = DispatchSemaphore(value: 0)
-        execute(sources, deadlineSeconds: deadlineSeconds, observer: observer) { report in
+        execute(sources, deadlineSeconds: deadlineSeconds, observer: observer, stream: stream) { report in
             result.withLock { $0 = report }
             done.signal()
         }
@@ -97,30 +108,46 @@ public struct AggregateSourcesUseCase: Sendable {
         return result.withLock { $0! }
     }
 
+    /// Where source `index`'s batches go when `stream` streams them; nil keeps them in its report.
+    private static func streamedDelivery(
+        _ stream: (any ItemStream)?, index: Int, _ descriptor: SourceDescriptor
+    ) -> (@Sendable ([Item]) -> Void)? {
+        guard let stream, stream.streamsItems(of: descriptor) else { return nil }
+        return { stream.source(at: index, descriptor, didEmit: $0) }
+    }
+
+    /// - Parameter streamed: where the source's batches go when they are streamed rather than kept.
     private static func load(
         _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
-        observer: (any AggregateObserver)?, finish: @escaping @Sendable (SourceReport) -> Void
+        observer: (any AggregateObserver)?, streamed: (@Sendable ([Item]) -> Void)?,
+        finish: @escaping @Sendable (SourceReport) -> Void
     ) {
         let start = DispatchTime.now()
         let sourceDeadline = start + descriptor.timeoutSeconds
         let deadline = min(sourceDeadline, runDeadline ?? sourceDeadline)
         let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
-        let items = Mutex<[Item]>([])
+        let delivered = Mutex<(items: [Item], streamedCount: Int)>(([], 0))
         let cancellation = CancellationToken(deadline: deadline)
 
         let sink = ItemSink(
             onItems: { batch in
-                let count = items.withLock { items in
-                    items.append(contentsOf: batch)
-                    return items.count
+                let count = delivered.withLock { delivered in
+                    if streamed == nil {
+                        delivered.items.append(contentsOf: batch)
+                    } else {
+                        delivered.streamedCount += batch.count
+                    }
+                    return delivered.items.count + delivered.streamedCount
                 }
+                streamed?(batch)
                 observer?.source(descriptor.id, didDeliver: count)
             },
             onFinish: { outcome, warnings in
                 let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                let (items, streamedCount) = delivered.withLock { $0 }
                 var report = SourceReport(
-                    descriptor: descriptor, status: .ok, items: items.withLock { $0 }, warnings: warnings,
-                    duration: duration)
+                    descriptor: descriptor, status: .ok, items: items, warnings: warnings, duration: duration)
+                report.streamedItemCount = streamedCount
                 switch outcome {
                 case .completed: break
                 case .failed(let error): (report.status, report.error) = (.error, error)

@@ -8,7 +8,9 @@ public struct JSONRenderer {
 
 extension JSONRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
-        output.write(ReportJSON.document(report, options: options).pretty)
-        output.write("\n")
+        var writer = JSONWriter(capacity: 64 * 1024, pretty: true)
+        ReportJSON.writeDocument(report, options: options, to: &writer)
+        writer.byte(UInt8(ascii: "\n"))
+        output.write(writer.text)
     }
 }

@@ -8,7 +8,7 @@ public struct MarkdownRenderer {
     public init() {}
 
     private func heading(_ source: SourceReport, options: RenderOptions) -> String {
-        var parts = [source.status.rawValue, HumanFormat.count(source.items.count, "item")]
+        var parts = [source.status.rawValue, HumanFormat.count(source.itemCount, "item")]
         if options.verbose, source.status != .skipped { parts.append(HumanFormat.duration(source.duration)) }
         let name = Self.escape(source.id, lineBreak: " ")
         let provider = Self.escape(source.descriptor.provider, lineBreak: " ")

@@ -2,15 +2,27 @@ import Domain
 
 /// `--format ndjson`: one compact item per line (the JSON contract's item shape) and nothing else, so
 /// `aggregate --format ndjson | jq` sees only items. Source statuses go to stderr and the exit code.
+///
+/// `NDJSONStreamWriter` writes the same lines while the run goes on.
 public struct NDJSONRenderer {
     public init() {}
+
+    /// Appends one line per item of `source`.
+    static func writeLines<C: Collection<Item>>(_ items: C, source: String, to writer: inout JSONWriter) {
+        for item in items {
+            ReportJSON.writeItem(item, source: source, to: &writer)
+            writer.byte(UInt8(ascii: "\n"))
+        }
+    }
 }
 
 extension NDJSONRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
-        for item in ReportJSON.items(report, options: options) {
-            output.write(item.compact)
-            output.write("\n")
+        var writer = JSONWriter(capacity: 64 * 1024)
+        for source in report.sources {
+            Self.writeLines(options.shownItems(source.items), source: source.id, to: &writer)
+            output.write(writer.text)
+            writer.removeAll()
         }
     }
 }

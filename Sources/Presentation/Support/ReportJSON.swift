@@ -1,61 +1,82 @@
 import Domain
 import Foundation
 
-/// The JSON output contract's shapes (README, "JSON output"), shared by the JSON and NDJSON renderers.
+/// The JSON output contract's shapes (README, "JSON output"), shared by the JSON and NDJSON renderers and
+/// written straight to a `JSONWriter` in the contract's key order.
 enum ReportJSON {
     /// `{ "generatedAt", "sources": [...], "items": [...] }`.
-    static func document(_ report: AggregateReport, options: RenderOptions) -> OrderedJSON {
-        .object([
-            ("generatedAt", .string(ISO8601.string(from: report.generatedAt))),
-            ("sources", .array(report.sources.map(source))),
-            ("items", .array(items(report, options: options))),
-        ])
-    }
-
-    /// Every shown item in source (manifest) order, then each source's own order.
-    static func items(_ report: AggregateReport, options: RenderOptions) -> [OrderedJSON] {
-        report.sources.flatMap { source in
-            options.shownItems(source.items).map { item(source: source.id, $0) }
+    static func writeDocument(_ report: AggregateReport, options: RenderOptions, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("generatedAt")
+        writer.string(ISO8601.string(from: report.generatedAt))
+        writer.key("sources")
+        writer.beginArray()
+        for source in report.sources { writeSource(source, to: &writer) }
+        writer.endArray()
+        writer.key("items")
+        writer.beginArray()
+        for source in report.sources {
+            for item in options.shownItems(source.items) { writeItem(item, source: source.id, to: &writer) }
         }
+        writer.endArray()
+        writer.endObject()
     }
 
     /// `cache` is always present; `error`, `warnings` and `message` appear only when there is something to say.
-    static func source(_ source: SourceReport) -> OrderedJSON {
-        var members: [(key: String, value: OrderedJSON)] = [
-            ("id", .string(source.id)),
-            ("provider", .string(source.descriptor.provider)),
-            ("status", .string(source.status.rawValue)),
-            ("cache", .string(source.cache.rawValue)),
-            ("itemCount", .value(.int(source.items.count))),
-            ("durationMs", .value(.int(milliseconds(source.duration)))),
-        ]
+    static func writeSource(_ source: SourceReport, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.string(source.id)
+        writer.key("provider")
+        writer.string(source.descriptor.provider)
+        writer.key("status")
+        writer.string(source.status.rawValue)
+        writer.key("cache")
+        writer.string(source.cache.rawValue)
+        writer.key("itemCount")
+        writer.int(source.itemCount)
+        writer.key("durationMs")
+        writer.int(milliseconds(source.duration))
         if let error = source.error {
-            members.append(("error", .object([
-                ("kind", .string(error.kind.rawValue)),
-                ("message", .string(error.message)),
-            ])))
+            writer.key("error")
+            writer.beginObject()
+            writer.key("kind")
+            writer.string(error.kind.rawValue)
+            writer.key("message")
+            writer.string(error.message)
+            writer.endObject()
         }
         if !source.warnings.isEmpty {
-            members.append(("warnings", .array(source.warnings.map { .string($0) })))
+            writer.key("warnings")
+            writer.value(.array(source.warnings.map(JSONValue.string)))
         }
         if let message = source.message {
-            members.append(("message", .string(message)))
+            writer.key("message")
+            writer.string(message)
         }
-        return .object(members)
+        writer.endObject()
     }
 
     /// `subtitle`, `url` and `date` are always present (`null` when absent); `fields` keys sorted.
-    static func item(source: String, _ item: Item) -> OrderedJSON {
-        .object([
-            ("source", .string(source)),
-            ("kind", .string(item.kind.rawValue)),
-            ("id", .string(item.id)),
-            ("title", .string(item.title)),
-            ("subtitle", .string(item.subtitle)),
-            ("url", .string(item.url?.absoluteString)),
-            ("date", .string(item.date.map(ISO8601.string(from:)))),
-            ("fields", .value(.object(item.fields))),
-        ])
+    static func writeItem(_ item: Item, source: String, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("source")
+        writer.string(source)
+        writer.key("kind")
+        writer.string(item.kind.rawValue)
+        writer.key("id")
+        writer.string(item.id)
+        writer.key("title")
+        writer.string(item.title)
+        writer.key("subtitle")
+        writer.string(item.subtitle)
+        writer.key("url")
+        writer.string(item.url?.absoluteString)
+        writer.key("date")
+        writer.string(item.date.map(ISO8601.string(from:)))
+        writer.key("fields")
+        writer.value(.object(item.fields))
+        writer.endObject()
     }
 
     /// Whole milliseconds, rounded; a negative or non-finite duration (a clock oddity) reads as 0.

@@ -12,8 +12,8 @@ enum SourceSummary {
 
     /// `3 items`, or `5 items, 2 shown` when `limit` hid some; nothing for a skipped source.
     static func itemCount(of source: SourceReport, options: RenderOptions) -> String? {
-        guard source.status != .skipped || !source.items.isEmpty else { return nil }
-        return HumanFormat.count(source.items.count, "item")
+        guard source.status != .skipped || source.itemCount > 0 else { return nil }
+        return HumanFormat.count(source.itemCount, "item")
     }
 
     static func hiddenCount(of source: SourceReport, options: RenderOptions) -> Int {

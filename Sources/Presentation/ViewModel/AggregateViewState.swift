@@ -55,7 +55,7 @@ extension SourceRow {
     init(report: SourceReport) {
         self.init(
             id: report.id, provider: report.descriptor.provider, phase: .finished(report.status),
-            itemCount: report.items.count, duration: report.duration,
+            itemCount: report.itemCount, duration: report.duration,
             message: SourceSummary.problems(of: report).first)
     }
 }

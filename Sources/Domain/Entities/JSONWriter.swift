@@ -1,0 +1,238 @@
+/// Writes compact JSON text as UTF-8 bytes: the one JSON writer of the output contract.
+///
+/// Strings are escaped the same way everywhere (`"`, `\`, and control characters; everything else,
+/// non-ASCII included, is copied as is), object keys are sorted, doubles take their shortest round-tripping
+/// form with integral values written without a fraction (`21`, never `21.0`), non-finite doubles are `null`.
+///
+/// Compact by default; `pretty` indents by two spaces with `"key": value` and empty containers as `[]` and
+/// `{}`. Values go in whole (`value(_:)`) or, for documents whose key order matters, through `beginObject()`,
+/// `key(_:)`, `endObject()` and their array twins.
+///
+/// It appends to a byte buffer rather than a `String`: NDJSON of a million items is written through it.
+public struct JSONWriter: Sendable {
+    /// The text so far.
+    public private(set) var bytes: [UInt8] = []
+    private let pretty: Bool
+    /// Per open container: whether it has an element yet.
+    private var open: [Bool] = []
+    /// A key was just written: its value follows without a separator.
+    private var afterKey = false
+
+    public init(capacity: Int = 256, pretty: Bool = false) {
+        bytes.reserveCapacity(capacity)
+        self.pretty = pretty
+    }
+
+    /// The text so far as a string.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Forgets the text, keeping the buffer's capacity.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Containers
+
+    public mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    public mutating func endObject() { end(UInt8(ascii: "}")) }
+    public mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    public mutating func endArray() { end(UInt8(ascii: "]")) }
+
+    /// The next member's key; its value is the next thing written.
+    public mutating func key(_ key: String) {
+        separate()
+        writeString(key)
+        if pretty { raw(": ") } else { byte(UInt8(ascii: ":")) }
+        afterKey = true
+    }
+
+    private mutating func begin(_ bracket: UInt8) {
+        separate()
+        openContainer(bracket)
+    }
+
+    private mutating func openContainer(_ bracket: UInt8) {
+        bytes.append(bracket)
+        open.append(false)
+    }
+
+    private mutating func end(_ bracket: UInt8) {
+        let hadElements = open.removeLast()
+        if pretty, hadElements { newline() }
+        bytes.append(bracket)
+    }
+
+    /// What goes before a value or a key: nothing after a key or at the top, else a comma after an
+    /// earlier element, and in pretty mode a new line.
+    private mutating func separate() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard let hasElements = open.last else { return }
+        if hasElements { bytes.append(UInt8(ascii: ",")) }
+        open[open.count - 1] = true
+        if pretty { newline() }
+    }
+
+    private mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<open.count { raw("  ") }
+    }
+
+    // MARK: - Scalars
+
+    /// Appends literal text as it is (punctuation, a newline, indentation).
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func byte(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    // MARK: - Values
+
+    public mutating func null() {
+        separate()
+        raw("null")
+    }
+
+    public mutating func bool(_ value: Bool) {
+        separate()
+        if value { raw("true") } else { raw("false") }
+    }
+
+    public mutating func int(_ value: Int) {
+        separate()
+        writeInt(value)
+    }
+
+    public mutating func double(_ value: Double) {
+        separate()
+        writeDouble(value)
+    }
+
+    /// A quoted, escaped string.
+    public mutating func string(_ value: String) {
+        separate()
+        writeString(value)
+    }
+
+    /// A string, or `null` when absent.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Any value, object keys sorted.
+    public mutating func value(_ value: JSONValue) {
+        separate()
+        if pretty { writePretty(value) } else { writeCompact(value) }
+    }
+
+    // MARK: - Writing
+
+    private mutating func writeCompact(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let value): if value { raw("true") } else { raw("false") }
+        case .int(let value): writeInt(value)
+        case .double(let value): writeDouble(value)
+        case .string(let value): writeString(value)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeCompact(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                writeCompact(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Containers through the container calls (indentation); `separate()` was done for `value` itself.
+    private mutating func writePretty(_ value: JSONValue) {
+        switch value {
+        case .array(let values):
+            openContainer(UInt8(ascii: "["))
+            for element in values { self.value(element) }
+            end(UInt8(ascii: "]"))
+        case .object(let members):
+            openContainer(UInt8(ascii: "{"))
+            for member in members.sorted(by: { $0.key < $1.key }) {
+                key(member.key)
+                self.value(member.value)
+            }
+            end(UInt8(ascii: "}"))
+        default:
+            writeCompact(value)
+        }
+    }
+
+    private mutating func writeInt(_ value: Int) {
+        if value == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Twenty digits hold any Int64's magnitude; written backwards, then copied.
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            while magnitude > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    private mutating func writeDouble(_ value: Double) {
+        guard value.isFinite else { return raw("null") }
+        bytes.append(contentsOf: JSONValue.format(value).utf8)
+    }
+
+    private mutating func writeString(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                escape(byte)
+                runStart = index + 1
+            }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case UInt8(ascii: "\n"): raw("\\n")
+        case UInt8(ascii: "\r"): raw("\\r")
+        case UInt8(ascii: "\t"): raw("\\t")
+        default:
+            raw("\\u00")
+            bytes.append(Self.hexDigit(byte >> 4))
+            bytes.append(Self.hexDigit(byte & 0x0F))
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}

@@ -1,0 +1,120 @@
+@testable import App
+import Dispatch
+import Domain
+import Foundation
+import Persistence
+import ProviderKit
+import ProviderTesting
+import Synchronization
+import Testing
+
+/// Emits its batches one after another after a delay, then finishes.
+private struct BatchesSource: ItemSource {
+    let batches: [[String]]
+    var delay: Double = 0
+    /// Called before the first batch (an HTTP source's response passing through the cache).
+    var beforeFirstBatch: @Sendable () -> Void = {}
+
+    func load(_ context: LoadContext, into sink: ItemSink) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            beforeFirstBatch()
+            for batch in batches { sink.emit(batch.map { Item(kind: .record, id: $0, title: $0) }) }
+            sink.finish()
+        }
+    }
+}
+
+/// What the stream writes, in order.
+private final class Written: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ id: String, _ items: [Item]) { lines.withLock { $0.append(contentsOf: items.map { "\(id):\($0.id)" }) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+private func manifestSource(_ id: String, ttl: Double) -> Manifest.Source {
+    Manifest.Source(id: id, provider: "echo", enabled: true, timeoutSeconds: 5, concurrency: 2, cacheTTLSeconds: ttl,
+                    options: .object([:]), index: 0)
+}
+
+@Suite("Streaming run: items go out in plan order while the run goes on, with the store's part per source")
+struct StreamingRunTests {
+    let database: AppDatabase
+
+    init() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-stream-\(UUID().uuidString)")
+        database = try await blocking { try AppDatabase.open(at: directory.appendingPathComponent("aggregate.sqlite")) }
+    }
+
+    /// One streamed run of `sources` (id → source), its items as written and its outcome.
+    private func run(
+        _ sources: [(id: String, source: any ItemSource)], storage: RunStorage, newOnly: Bool = false
+    ) async -> (written: [String], outcome: RunStorage.Outcome) {
+        let written = Written()
+        let plan = sources.map { PlannedSource(descriptor: descriptor($0.id), plan: .load($0.source)) }
+        let stream = StreamingRun(
+            sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly, write: written.append)
+        let loaded = await AggregateSourcesUseCase().execute(plan, stream: stream)
+        let outcome = await onOwnThread { stream.outcome(loaded) }  // waits for the history queue
+        return (written.all, outcome)
+    }
+
+    private func descriptor(_ id: String) -> SourceDescriptor {
+        SourceDescriptor(id: id, provider: "echo", timeoutSeconds: 5, concurrency: 2)
+    }
+
+    @Test("sources come out in plan order even when a later one finishes first; reports keep counts, not items")
+    func planOrder() async {
+        let storage = RunStorage(database: database)
+        let (written, outcome) = await run([
+            ("slow", BatchesSource(batches: [["a", "b"], ["c"]], delay: 0.3)),
+            ("fast", BatchesSource(batches: [["x"], ["y"]])),
+        ], storage: storage)
+        #expect(written == ["slow:a", "slow:b", "slow:c", "fast:x", "fast:y"])
+        #expect(outcome.report.sources.map(\.itemCount) == [3, 2])
+        #expect(outcome.report.sources.allSatisfy { $0.items.isEmpty })
+    }
+
+    @Test("streamed items are recorded in the history, so a later --new run shows only new ones")
+    func historyAndNew() async {
+        let storage = RunStorage(database: database)
+        let first = await run([("log", BatchesSource(batches: [["1", "2"], ["3"]]))], storage: storage, newOnly: true)
+        #expect(first.written == ["log:1", "log:2", "log:3"])
+        #expect(first.outcome.notes == ["log: first run with --new: all 3 items are new"])
+
+        let plain = await run([("log", BatchesSource(batches: [["3", "4"]]))], storage: storage)  // recorded, all shown
+        #expect(plain.written == ["log:3", "log:4"])
+
+        let second = await run([("log", BatchesSource(batches: [["1", "5"], ["4", "6"]]))], storage: storage, newOnly: true)
+        #expect(second.written == ["log:5", "log:6"])
+        #expect(second.outcome.report.sources[0].itemCount == 2)
+        #expect(second.outcome.notes.isEmpty)
+    }
+
+    @Test("a source answered through the response cache is held, then served from its last good copy when it fails")
+    func cachedSourceHeld() async throws {
+        let clock = RunClock()
+        let good = RunStorage(database: database, now: { clock.now })
+        let goodPolicy = try #require(good.services(for: manifestSource("api", ttl: 300)).responseCache)
+        let firstRun = await run(
+            [("api", BatchesSource(batches: [["p1"], ["p2"]], beforeFirstBatch: { goodPolicy.activity.record(.miss) }))],
+            storage: good)
+        #expect(firstRun.written == ["api:p1", "api:p2"])
+
+        clock.advance(60)
+        let failing = RunStorage(database: database, now: { clock.now })
+        let policy = try #require(failing.services(for: manifestSource("api", ttl: 300)).responseCache)
+        struct Failing: ItemSource {
+            let policy: ResponseCachePolicy
+            func load(_ context: LoadContext, into sink: ItemSink) {
+                policy.activity.record(.miss)
+                sink.emit([Item(kind: .record, id: "partial", title: "partial")])
+                sink.fail(SourceError(.network, "connection refused"))
+            }
+        }
+        let secondRun = await run([("api", Failing(policy: policy))], storage: failing)
+        // The partial page never went out: the last good copy replaced it.
+        #expect(secondRun.written == ["api:p1", "api:p2"])
+        #expect(secondRun.outcome.report.sources[0].status == .stale)
+        #expect(secondRun.outcome.report.sources[0].itemCount == 2)
+    }
+}
