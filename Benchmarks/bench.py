@@ -141,8 +141,10 @@ def warm_cache():
 # MARK: - Cold start and local files
 
 def files_manifest(name, path, fmt):
+    """One files source; its timeout is raised from the default 10 s, which a loaded machine can need for 1M lines."""
     manifest = os.path.join(work, f"{name}-manifest.json")
-    json.dump({"version": 1, "sources": [{"id": name, "provider": "files", "options": {"paths": [path], "format": fmt}}]},
+    json.dump({"version": 1, "sources": [{"id": name, "provider": "files", "timeoutSeconds": 600,
+                                          "options": {"paths": [path], "format": fmt}}]},
               open(manifest, "w"))
     return manifest
 

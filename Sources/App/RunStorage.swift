@@ -114,18 +114,29 @@ public final class RunStorage: Sendable {
         activities.withLock { $0[source.id] }?.isEmpty ?? true
     }
 
+    /// Records `itemIDs` in `sourceID`'s history when nothing depends on which were new (no `--new`).
+    /// - Returns: a note for people when the history could not be updated.
+    func markSeen(_ itemIDs: [String], sourceID: String) -> String? {
+        do {
+            try history?.markSeen(sourceID: sourceID, itemIDs: itemIDs, at: now())
+            return nil
+        } catch {
+            return "the item history could not be updated: \(error.message)"
+        }
+    }
+
     /// Records `items` in `sourceID`'s history; with `newOnly`, keeps only those it never delivered before.
-    /// - Returns: the items to show, whether the source had no history before, and a note for people when
-    ///   the history could not be used (the items are then all shown).
+    /// - Returns: the items to show, whether the source had no history before (told with `newOnly` only), and a
+    ///   note for people when the history could not be used (the items are then all shown).
     func recordSeen(
         _ items: [Item], sourceID: String, newOnly: Bool
     ) -> (items: [Item], isFirstRun: Bool, note: String?) {
         guard let history else {
             return (items, false, newOnly ? "no item history (the store is unavailable): showing every item" : nil)
         }
+        guard newOnly else { return (items, false, markSeen(items.map(\.id), sourceID: sourceID)) }
         do {
             let seen = try history.recordSeen(sourceID: sourceID, itemIDs: items.map(\.id), at: now())
-            guard newOnly else { return (items, seen.isFirstRun, nil) }
             return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)
         } catch {
             return (items, false, "the item history could not be updated: \(error.message)")

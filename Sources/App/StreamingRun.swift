@@ -11,8 +11,9 @@ import Synchronization
 /// delivered; then it is passed on whole. Sources come out in the plan's order (`OrderedRelay`): the first
 /// unfinished one streams, later ones wait their turn.
 ///
-/// Without `--new` nothing waits for the history: streamed batches are recorded on a queue of their own
-/// (at most `maxPendingBatches` behind), while the items are already on their way out.
+/// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
+/// `historyChunk` and recorded on a queue of their own (at most `maxPendingChunks` behind), while the items
+/// are already on their way out.
 public final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
@@ -22,6 +23,8 @@ public final class StreamingRun: ItemStream {
         var shown = 0
         var notes: [String] = []
         var report: SourceReport?
+        /// Ids streamed without `--new` and not yet handed to the history queue.
+        var unrecorded: [String] = []
     }
 
     private let storage: RunStorage
@@ -30,10 +33,12 @@ public final class StreamingRun: ItemStream {
     private let sources: Mutex<[Source]>
     private let relay: OrderedRelay<[Item]>
     private let historyQueue = DispatchQueue(label: "aggregate.history")
-    private let historyPending = DispatchSemaphore(value: StreamingRun.maxPendingBatches)
+    private let historyPending = DispatchSemaphore(value: StreamingRun.maxPendingChunks)
 
-    /// Streamed batches waiting to be recorded in the history, at most.
-    static let maxPendingBatches = 16
+    /// Ids recorded in the history at once without `--new` (one transaction each).
+    static let historyChunk = 16_384
+    /// Chunks waiting to be recorded, at most.
+    static let maxPendingChunks = 4
 
     /// - Parameters:
     ///   - sources: the plan's sources, in its order.
@@ -65,11 +70,26 @@ public final class StreamingRun: ItemStream {
             if !shown.isEmpty { relay.push(shown, from: index) }
         } else {
             relay.push(items, from: index)
-            historyPending.wait()
-            historyQueue.async { [self] in
-                _ = record(items, index: index, source: source)
-                historyPending.signal()
+            let chunk: [String]? = sources.withLock { sources in
+                sources[index].unrecorded.append(contentsOf: items.lazy.map(\.id))
+                guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
+                defer { sources[index].unrecorded = [] }
+                return sources[index].unrecorded
             }
+            if let chunk { markSeen(chunk, index: index, source: source.id) }
+        }
+    }
+
+    /// Records a chunk of ids on the history queue, waiting first while `maxPendingChunks` are.
+    private func markSeen(_ ids: [String], index: Int, source: String) {
+        historyPending.wait()
+        historyQueue.async { [self] in
+            if let note = storage.markSeen(ids, sourceID: source) {
+                sources.withLock { sources in
+                    if !sources[index].notes.contains("\(source): \(note)") { sources[index].notes.append("\(source): \(note)") }
+                }
+            }
+            historyPending.signal()
         }
     }
 
@@ -92,6 +112,7 @@ public final class StreamingRun: ItemStream {
         var finished = report
         var notes: [String] = []
         if source.streams == true {
+            if !source.unrecorded.isEmpty { markSeen(source.unrecorded, index: index, source: report.id) }
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
                     notes.append("\(report.id): first run with --new: all \(report.streamedItemCount) items are new")
@@ -108,6 +129,7 @@ public final class StreamingRun: ItemStream {
         }
         sources.withLock { sources in
             sources[index].held = []
+            sources[index].unrecorded = []
             sources[index].report = finished
             sources[index].notes.append(contentsOf: notes)
         }

@@ -18,16 +18,31 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
                 db, sql: "SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = ?)", arguments: [sourceID]) ?? false
             // One statement for the whole batch: the ids go in as a JSON array, and RETURNING names the rows
             // actually inserted (an id seen before is ignored, so not returned).
-            var ids = JSONWriter(capacity: itemIDs.count * 16)
-            ids.value(.array(itemIDs.map(JSONValue.string)))
             let unseen = try String.fetchSet(
                 db,
                 sql: """
                     INSERT OR IGNORE INTO seen_item (source_id, item_id, first_seen_at)
                     SELECT ?, value, ? FROM json_each(?) RETURNING item_id
                     """,
-                arguments: [sourceID, date.timeIntervalSince1970, ids.text])
+                arguments: [sourceID, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
             return SeenItems(unseen: unseen, isFirstRun: !hasHistory)
         }
+    }
+
+    public func markSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError) {
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO seen_item (source_id, item_id, first_seen_at) SELECT ?, value, ? FROM json_each(?)",
+                arguments: [sourceID, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
+        }
+    }
+
+    /// The ids as one JSON array: a batch goes in as one statement (`json_each`), not one per id.
+    private static func jsonArray(_ itemIDs: [String]) -> String {
+        var ids = JSONWriter(capacity: itemIDs.count * 16)
+        ids.beginArray()
+        for id in itemIDs { ids.string(id) }
+        ids.endArray()
+        return ids.text
     }
 }

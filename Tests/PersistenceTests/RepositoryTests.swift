@@ -42,6 +42,18 @@ struct RepositoryTests {
         #expect(other == SeenItems(unseen: ["a"], isFirstRun: true), "history is per source")
     }
 
+    @Test("history: ids marked seen in bulk (odd ones included) count as seen by the next run")
+    func markSeen() async throws {
+        let ids = (0..<5000).map { "id-\($0)" } + ["quote\"d", "back\\slash", "日本", ""]
+        let next = try await blocking {
+            let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
+            try history.markSeen(sourceID: "log", itemIDs: ids, at: Date())
+            try history.markSeen(sourceID: "log", itemIDs: ["id-1"], at: Date())  // a repeat is ignored
+            return try history.recordSeen(sourceID: "log", itemIDs: ids + ["fresh"], at: Date())
+        }
+        #expect(next == SeenItems(unseen: ["fresh"], isFirstRun: false))
+    }
+
     @Test("stats count each source's responses, copies and history; clear removes one source or all")
     func maintenance() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -41,4 +41,8 @@ public struct SeenItems: Sendable, Hashable {
 public protocol SeenItemsRepository: Sendable {
     /// Records `itemIDs` as seen by `sourceID` (keeping the first time each was seen) and tells which were new.
     func recordSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems
+
+    /// Records `itemIDs` as `recordSeen` does without telling anything back: cheaper, for runs that print
+    /// every item anyway.
+    func markSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError)
 }
