@@ -150,7 +150,10 @@ struct RunCommand: ParsableCommand {
     /// sort needs every item first). It then writes every item; the final report keeps only their counts.
     private func streamingWriter(to output: StandardOutput) -> NDJSONStreamWriter? {
         guard format == .ndjson, sort == .source else { return nil }
-        return NDJSONStreamWriter(limit: limit) { bytes in output.write(bytes: bytes) }
+        return NDJSONStreamWriter(limit: limit) { chunk in
+            output.write(bytes: chunk)
+            output.flush()  // the writer chose when: a full chunk, or a source's lines as they come
+        }
     }
 
     /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.

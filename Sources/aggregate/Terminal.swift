@@ -38,9 +38,18 @@ enum Terminal {
         stderrIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
-    /// A closed pipe (`aggregate … | head`) should end the program quietly, not kill it with SIGPIPE.
+    /// SIGPIPE is ignored so that a program of the exec provider that stops reading its input cannot kill
+    /// us; a closed stdout is handled by `endForClosedPipe()` instead.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The reader of stdout went away (`aggregate --format ndjson | head`): end now, as `cat` or `jq` would,
+    /// by SIGPIPE, quietly, rather than read the rest of a million-line source for nobody.
+    static func endForClosedPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        raise(SIGPIPE)
+        _exit(128 + SIGPIPE)
     }
 }
 
@@ -79,7 +88,18 @@ final class StandardOutput: TextOutputStream, Sendable {
         do {
             try FileHandle.standardOutput.write(contentsOf: state.buffer)
         } catch {
-            state.failed = true  // the reader went away; nothing more to say to it
+            state.failed = true  // nothing more can be said to it
+            if Self.isClosedPipe(error) { Terminal.endForClosedPipe() }
         }
+    }
+
+    /// Foundation reports EPIPE as a Cocoa write error with the POSIX error underneath.
+    private static func isClosedPipe(_ error: any Error) -> Bool {
+        var current: NSError? = error as NSError
+        while let error = current {
+            if error.domain == NSPOSIXErrorDomain, error.code == Int(EPIPE) { return true }
+            current = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        }
+        return false
     }
 }

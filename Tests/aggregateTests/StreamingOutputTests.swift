@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTesting
 import Testing
 
 @Suite("aggregate --format ndjson streams (end to end)")
@@ -18,8 +19,8 @@ struct StreamingOutputTests {
     }
 
     static let files = [
-        "data/big-1.ndjson": lines(12_000, prefix: "a"),
-        "data/big-2.ndjson": lines(8_000, prefix: "b"),
+        "data/big-1.ndjson": lines(3_000, prefix: "a"),
+        "data/big-2.ndjson": lines(2_000, prefix: "b"),
         "data/tasks.csv": "id,title\nt1,Write\nt2,Ship\n",
     ]
 
@@ -32,8 +33,8 @@ struct StreamingOutputTests {
         #expect(json.status == 0)
         let lines = ndjson.stdout.split(separator: "\n")
         let items = try json.items()
-        #expect(lines.count == 20_002)
-        #expect(items.count == 20_002)
+        #expect(lines.count == 5_002)
+        #expect(items.count == 5_002)
         for (line, item) in zip(lines, items) {
             let parsed = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             guard NSDictionary(dictionary: parsed).isEqual(to: item) else {
@@ -42,9 +43,9 @@ struct StreamingOutputTests {
             }
         }
         #expect(lines.first?.hasPrefix(#"{"source":"big","kind":"record","id":"a0","#) == true)
-        #expect(lines[12_000].contains(#""id":"b0""#))
+        #expect(lines[3_000].contains(#""id":"b0""#))
         #expect(lines.last?.contains(#""id":"t2""#) == true)
-        #expect(ndjson.stderr.contains("big: ok, 20000 items"))
+        #expect(ndjson.stderr.contains("big: ok, 5000 items"))
     }
 
     @Test("--new while streaming prints only lines the source never delivered before")
@@ -53,16 +54,53 @@ struct StreamingOutputTests {
         let home = Aggregate.temporaryHome().path
         let arguments = ["--sources", "big", "--format", "ndjson", "--new", "--manifest", sandbox.manifestPath]
         let first = try await Aggregate.run(arguments, environment: ["AGGREGATE_HOME": home])
-        #expect(first.stdout.split(separator: "\n").count == 20_000)
-        #expect(first.stderr.contains("first run with --new: all 20000 items are new"))
+        #expect(first.stdout.split(separator: "\n").count == 5_000)
+        #expect(first.stderr.contains("first run with --new: all 5000 items are new"))
 
-        let appended = Self.lines(8_000, prefix: "b") + Self.lines(3, prefix: "b", from: 8_000)
+        let appended = Self.lines(2_000, prefix: "b") + Self.lines(3, prefix: "b", from: 2_000)
         try Data(appended.utf8).write(to: sandbox.root.appendingPathComponent("data/big-2.ndjson"))
         let second = try await Aggregate.run(arguments, environment: ["AGGREGATE_HOME": home])
         #expect(second.status == 0)
         let ids = second.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
-        #expect(ids == ["b8000", "b8001", "b8002"])
+        #expect(ids == ["b2000", "b2001", "b2002"])
     }
+
+    @Test("a slow source's lines appear as they come, and when the reader goes away (| head) the run ends by SIGPIPE")
+    func slowSourceAndClosedPipe() async throws {
+        // One item every 0.2 s for about 8 s: long enough that the first line must come out on its own.
+        let script = #"i=0; while [ $i -lt 40 ]; do echo "{\"type\":\"item\",\"id\":\"$i\",\"title\":\"t\"}"; i=$((i+1)); sleep 0.2; done"#
+        let manifest = """
+            {"version": 1, "defaults": {"timeoutSeconds": 60}, "sources": [
+              {"id": "ticker", "provider": "exec", "options": {"command": ["/bin/sh", "-c", \(JSONString(script))]}}
+            ]}
+            """
+        let sandbox = try Sandbox(manifest: manifest)
+        let binary = Aggregate.binary
+        let home = Aggregate.temporaryHome().path
+        let (firstBytes, reason, status) = try await blocking {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--format", "ndjson", "--manifest", sandbox.manifestPath]
+            process.environment = ["AGGREGATE_HOME": home, "PATH": "/usr/bin:/bin"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let firstBytes = output.fileHandleForReading.readData(ofLength: 48)
+            try output.fileHandleForReading.close()  // like `head -c 48`
+            process.waitUntilExit()
+            return (firstBytes, process.terminationReason, process.terminationStatus)
+        }
+        #expect(String(decoding: firstBytes, as: UTF8.self).hasPrefix(#"{"source":"ticker","kind":"record","id":"0""#))
+        // Output held back to the end, or a closed pipe ignored, would both end the run normally (exit 0).
+        #expect(reason == .uncaughtSignal)
+        #expect(status == SIGPIPE)
+    }
+}
+
+/// `text` as a JSON string literal.
+private func JSONString(_ text: String) -> String {
+    String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
 }

@@ -11,9 +11,14 @@ import Synchronization
 /// Lines are written on a queue of the writer's own, so a source reads its next batch while the last one is
 /// written (two cores do twice the work). At most `maxPendingBatches` wait there: a source that reads
 /// faster than the output drains is held back in `write` rather than piling batches up in memory.
+///
+/// Text goes out in chunks of about 64 KiB, and whenever the writer catches up with the sources: a slow
+/// source's lines (a program printing one now and then) appear as they come, not 64 KiB later.
 public final class NDJSONStreamWriter: Sendable {
     private struct State {
         var shown: [String: Int] = [:]
+        /// Batches queued and not yet rendered.
+        var queued = 0
         var writer = JSONWriter(capacity: NDJSONStreamWriter.flushThreshold + 4096)
     }
 
@@ -31,7 +36,8 @@ public final class NDJSONStreamWriter: Sendable {
 
     /// - Parameters:
     ///   - limit: at most this many items per source (`--limit`); nil writes every item.
-    ///   - output: receives the text in order, in chunks of about 64 KiB, and once more from `flush()`.
+    ///   - output: receives the text in order: a chunk when 64 KiB are gathered or no batch is waiting, and
+    ///     what is left from `flush()`.
     public init(limit: Int?, output: @escaping @Sendable ([UInt8]) -> Void) {
         self.limit = limit
         self.output = output
@@ -41,6 +47,7 @@ public final class NDJSONStreamWriter: Sendable {
     /// batch is queued, waiting first while `maxPendingBatches` are.
     public func write(_ items: [Item], source: String) {
         pending.wait()
+        state.withLock { $0.queued += 1 }
         queue.async { [self] in
             render(items, source: source)
             pending.signal()
@@ -56,7 +63,8 @@ public final class NDJSONStreamWriter: Sendable {
                 state.shown[source] = before + shown.count
             }
             NDJSONRenderer.writeLines(shown, source: source, to: &state.writer)
-            if state.writer.bytes.count >= Self.flushThreshold {
+            state.queued -= 1
+            if state.writer.bytes.count >= Self.flushThreshold || (state.queued == 0 && !state.writer.bytes.isEmpty) {
                 output(state.writer.bytes)
                 state.writer.removeAll()
             }
