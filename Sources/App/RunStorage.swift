@@ -107,6 +107,11 @@ public final class RunStorage: Sendable {
         return source
     }
 
+    /// How the response cache served `sourceID` so far (`.off` when it has no cache policy).
+    func cacheStatus(of sourceID: String) -> CacheStatus {
+        activities.withLock { $0[sourceID] }?.status ?? .off
+    }
+
     /// Whether `source`'s items can be printed as they arrive: nothing after the load can replace them,
     /// because nothing it loaded so far came through the response cache (a source that reads no cache has
     /// no last good copy to fall back on). Asked at its first batch, when an HTTP source has been answered.

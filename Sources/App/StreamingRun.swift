@@ -112,6 +112,7 @@ public final class StreamingRun: ItemStream {
         var finished = report
         var notes: [String] = []
         if source.streams == true {
+            finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
             if !source.unrecorded.isEmpty { markSeen(source.unrecorded, index: index, source: report.id) }
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
