@@ -85,8 +85,9 @@ public final class StreamingRun: ItemStream {
         historyPending.wait()
         historyQueue.async { [self] in
             if let note = storage.markSeen(ids, sourceID: source) {
+                let line = "\(source): \(note)"
                 sources.withLock { sources in
-                    if !sources[index].notes.contains("\(source): \(note)") { sources[index].notes.append("\(source): \(note)") }
+                    if !sources[index].notes.contains(line) { sources[index].notes.append(line) }
                 }
             }
             historyPending.signal()

@@ -32,7 +32,10 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
     public func markSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError) {
         try database.write { db in
             try db.execute(
-                sql: "INSERT OR IGNORE INTO seen_item (source_id, item_id, first_seen_at) SELECT ?, value, ? FROM json_each(?)",
+                sql: """
+                    INSERT OR IGNORE INTO seen_item (source_id, item_id, first_seen_at)
+                    SELECT ?, value, ? FROM json_each(?)
+                    """,
                 arguments: [sourceID, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
         }
     }
