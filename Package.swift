@@ -43,9 +43,11 @@ let package = Package(
         // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
         // response cache, last good copy of each source, item history, recent queries.
         .target(name: "Persistence", dependencies: [
-            "Domain", "ProviderKit",
+            "Domain", "ProviderKit", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // C wrappers for the SQLite connection settings Swift cannot call (`sqlite3_db_config` is variadic).
+        .target(name: "CSQLiteConnection", linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [

@@ -6,22 +6,31 @@
 #   RUNS=7 LINES=200000 Benchmarks/run.sh
 #   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files); FEEDS=0 skips the feed benchmark
 #
-# Builds the release binary once; installs jq and curl with apt-get when missing.
+# Builds the release binary once, the way a release ships (on Linux with the Swift runtime and Foundation
+# linked in statically: --static-swift-stdlib, see README "Installing"); installs jq, curl and, for that
+# static link, libcurl's development files (libcurl4-openssl-dev) with apt-get when missing.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 runs="${RUNS:-5}"
 
+install() {
+    echo "installing $1…" >&2
+    apt-get install -y "$1" > /dev/null || (apt-get update > /dev/null && apt-get install -y "$1" > /dev/null)
+}
 for tool in jq curl; do
-    if ! command -v "$tool" > /dev/null; then
-        echo "installing $tool…" >&2
-        apt-get install -y "$tool" > /dev/null || (apt-get update > /dev/null && apt-get install -y "$tool" > /dev/null)
-    fi
+    command -v "$tool" > /dev/null || install "$tool"
 done
 
-(cd "$root" && swift build -c release --product aggregate >&2)
-binary="$(cd "$root" && swift build -c release --show-bin-path)/aggregate"
+build=(swift build -c release)
+if [ "$(uname -s)" = Linux ]; then
+    # The static FoundationNetworking still links the system libcurl, by its unversioned name.
+    ldconfig -p | grep -q 'libcurl\.so ' || install libcurl4-openssl-dev
+    build+=(--static-swift-stdlib)
+fi
+(cd "$root" && "${build[@]}" --product aggregate >&2)
+binary="$(cd "$root" && "${build[@]}" --show-bin-path)/aggregate"
 
 python3 "$here/bench.py" "$binary" "$runs"
 

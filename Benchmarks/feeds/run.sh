@@ -22,8 +22,11 @@ if ! python3 -c "import feedparser, feedparser_rs" 2>/dev/null; then
     python3 -m pip install --quiet feedparser feedparser-rs >&2
 fi
 [ -f "$file" ] || python3 "$here/generate.py" "$items" "$file"
-(cd "$root" && swift build -c release --product feed-bench >&2)
-bench="$(cd "$root" && swift build -c release --show-bin-path)/feed-bench"
+# Same build flags as Benchmarks/run.sh (a static release on Linux), so running both does not rebuild twice.
+build=(swift build -c release)
+[ "$(uname -s)" = Linux ] && build+=(--static-swift-stdlib)
+(cd "$root" && "${build[@]}" --product feed-bench >&2)
+bench="$(cd "$root" && "${build[@]}" --show-bin-path)/feed-bench"
 
 # name|command — each prints "entries seconds peak_rss_kib dated_entries".
 parsers=(

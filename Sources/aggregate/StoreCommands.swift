@@ -26,7 +26,10 @@ struct CacheCommand: ParsableCommand {
         subcommands: [Stats.self, Clear.self])
 
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Per source: stored responses, size, ages, history.")
+        // Every command names itself: the name derived from the type costs each run of any command a
+        // `String(describing:)` of the metatype, i.e. 4 protocol-conformance scans of the whole binary.
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Per source: stored responses, size, ages, history.")
 
         @OptionGroup var options: StoreOptions
 
@@ -37,7 +40,8 @@ struct CacheCommand: ParsableCommand {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove stored responses and last good copies.")
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Remove stored responses and last good copies.")
 
         @OptionGroup var options: StoreOptions
 
@@ -56,7 +60,8 @@ struct HistoryCommand: ParsableCommand {
         subcommands: [Clear.self])
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget seen items: the next --new shows everything.")
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Forget seen items: the next --new shows everything.")
 
         @OptionGroup var options: StoreOptions
 

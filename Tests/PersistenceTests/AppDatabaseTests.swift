@@ -36,6 +36,23 @@ struct AppDatabaseTests {
         #expect(FileManager.default.fileExists(atPath: nested.path + "-wal"), "WAL journal in use")
     }
 
+    @Test("closing keeps the committed pages in the WAL (no checkpoint), and the next open reads them back")
+    func keepsWALOnClose() async throws {
+        let directory = try TemporaryDirectory()
+        let walPath = directory.databaseURL.path + "-wal"
+        try await blocking {
+            // The only connections: released at the end of this closure, so SQLite closes them.
+            try SQLiteResponseCacheStore(database: try directory.open()).store(Self.response, forKey: "k", sourceID: "s")
+        }
+        let walAfterWrite = try #require(try FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int)
+        #expect(walAfterWrite > 0, "a checkpoint on close would have deleted the WAL")
+
+        let reopened = try await blocking { try SQLiteResponseCacheStore(database: try directory.open()).response(forKey: "k") }
+        #expect(reopened == Self.response)
+        let walAfterRead = try FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int
+        #expect(walAfterRead == walAfterWrite, "opening and reading wrote nothing")
+    }
+
     @Test("a corrupt database is moved aside with a warning and a new one is created")
     func corruptFile() async throws {
         let directory = try TemporaryDirectory()
