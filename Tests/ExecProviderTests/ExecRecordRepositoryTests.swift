@@ -9,7 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Exec provider runs real programs")
+@Suite("Exec provider runs real programs",
+        .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
 struct ExecRecordRepositoryTests {
     @Test("our item shape becomes record items, in the program's order")
     func itemShape() async throws {
