@@ -9,13 +9,13 @@ import Glibc
 import Darwin
 #endif
 
-/// One run of an external program: starts it, feeds its input, drains stdout and stderr concurrently
-/// (non-blocking `DispatchIO`, so neither pipe can fill up and stall the other), turns stdout lines into
-/// records as they arrive, and stops it on timeout, cancellation or too much output.
+/// One run of an external program: starts it, feeds its input (`InputFeeder`), drains stdout and stderr
+/// concurrently (non-blocking `DispatchIO`, so neither pipe can fill up and stall the other), turns stdout
+/// lines into records as they arrive, and stops it on timeout, cancellation or too much output.
 ///
 /// Stopping sends SIGTERM to the program's process group (children of a shell script too), then SIGKILL
 /// after `gracePeriod`. Foundation's `Process` reaps the child, so no zombie is left. Completion waits for
-/// the exit and for both pipes to close.
+/// the exit, for both output pipes to close and for the input to be fed (or given up).
 final class ProgramRun: Sendable {
     enum StopReason: Sendable {
         case timeout, cancelled, outputCap
@@ -135,7 +135,7 @@ final class ProgramRun: Sendable {
         logger.debug("started \(command.programName) (pid \(pid), \(command.argv.count - 1) arguments)")
         read(stdout.fileHandleForReading, on: stdoutQueue) { [self] chunk in receiveStdout(chunk) }
         read(stderr.fileHandleForReading, on: stderrQueue) { [self] chunk in receiveStderr(chunk) }
-        if let stdin { write(command.inputJSON, to: stdin.fileHandleForWriting) }
+        if let stdin { feed(command.inputJSON, to: stdin.fileHandleForWriting) }
 
         DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in self?.stop(.timeout) }
         cancellation.onCancel { [weak self] in self?.stop(.cancelled) }
@@ -163,17 +163,18 @@ final class ProgramRun: Sendable {
         }
     }
 
-    private func write(_ payload: Data, to handle: FileHandle) {
-        let channel = DispatchIO(type: .stream, fileDescriptor: handle.fileDescriptor, queue: .global()) { _ in
-            try? handle.close()  // end of input for the program
-        }
-        state.withLock { $0.channels.append(channel) }
-        payload.withUnsafeBytes { bytes in
-            // A program that exits without reading its input makes this fail with EPIPE: that is fine.
-            channel.write(offset: 0, data: DispatchData(bytes: bytes), queue: .global()) { done, _, _ in
-                if done { channel.close() }
-            }
-        }
+    /// A program that exits without reading all of its input is fine: it did not need it.
+    private func feed(_ payload: Data, to handle: FileHandle) {
+        group.enter()  // input fed, or given up
+        InputFeeder.start(
+            payload, to: handle,
+            shouldGiveUp: { [self] in state.withLock { $0.stopReason != nil || $0.termination != nil } },
+            done: { [self] written in
+                if written < payload.count {
+                    logger.debug("'\(command.programName)' took \(written) of the \(payload.count) bytes of its input")
+                }
+                group.leave()
+            })
     }
 
     private func receiveStdout(_ chunk: Data) {

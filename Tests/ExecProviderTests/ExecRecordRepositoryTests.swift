@@ -252,6 +252,25 @@ struct ExecRecordRepositoryTests {
         }
     }
 
+    /// libdispatch never finished such a write on Linux (and spun a core until the process exited), so this
+    /// run's input was never closed nor its shortfall logged.
+    @Test("a program that exits without reading a large input ends the input, and the shortfall is logged")
+    func unreadInput() async throws {
+        let scripts = try ScriptDirectory()
+        let program = try scripts.script("ignores-input.sh", #"echo '{"type":"item","id":"1","title":"done"}'"#)
+        let bigConfig: JSONValue = ["blob": .string(String(repeating: "z", count: 1_000_000))]
+        let logs = LogCapture()
+        let report = await run(
+            try makeSource(["command": [.string(program)], "config": bigConfig], in: scripts.url, logger: logs.logger()))
+        #expect(report.status == .ok)
+        #expect(report.items.map(\.id) == ["1"])
+        let shortfall = logs.messages(at: .debug).first { $0.contains("ignores-input.sh' took ") }
+        let counts = try #require(shortfall).split(separator: " ").compactMap { Int($0) }
+        #expect(counts.count == 2)
+        #expect(counts.first.map { $0 < 1_000_000 } == true)
+        #expect(counts.last.map { $0 > 1_000_000 } == true)  // the whole input: the config and the envelope
+    }
+
     @Test("heavy stdout and stderr together neither deadlock nor lose lines; unread input does not hurt")
     func noDeadlock() async throws {
         let scripts = try ScriptDirectory()
