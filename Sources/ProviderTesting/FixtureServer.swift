@@ -21,7 +21,6 @@ import Synchronization
 public final class FixtureServer: Sendable {
     public let baseURL: URL
     public let port: UInt16
-    private let server: HTTPServer
     private let task: Task<Void, any Error>
     private let shared: Shared
 
@@ -44,8 +43,7 @@ public final class FixtureServer: Sendable {
         var peakInFlight = 0
     }
 
-    private init(server: HTTPServer, task: Task<Void, any Error>, port: UInt16, shared: Shared) {
-        self.server = server
+    private init(task: Task<Void, any Error>, port: UInt16, shared: Shared) {
         self.task = task
         self.port = port
         self.shared = shared
@@ -65,13 +63,20 @@ public final class FixtureServer: Sendable {
             task.cancel()
             throw SocketError.unsupportedAddress
         }
-        return FixtureServer(server: server, task: task, port: port, shared: shared)
+        return FixtureServer(task: task, port: port, shared: shared)
     }
 
-    /// Stops listening and drops open connections at once.
+    /// Stops listening and drops open connections at once; returns when the listening socket is closed.
+    ///
+    /// By cancelling the server's task, not with `HTTPServer.stop`: that closes the listening descriptor
+    /// while the accept loop may still use it. Another server started in the meantime can get the same
+    /// descriptor number, still blocking until its own loop starts; the stopped server's loop then blocks a
+    /// concurrency thread in `accept` and takes the first connection meant for the new server, whose
+    /// client waits for an answer that never comes. Cancelled, the loop ends first and `run()` closes the
+    /// socket after it.
     public func stop() async {
-        await server.stop(timeout: 0)
         task.cancel()
+        _ = await task.result
     }
 
     /// A URL on 127.0.0.1 where nothing listens (connection refused).
