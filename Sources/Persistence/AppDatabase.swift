@@ -42,7 +42,7 @@ public struct AppDatabase: Sendable {
             let status = ResultCode(rawValue: aggregate_sqlite_keep_wal_on_close(UnsafeMutableRawPointer(db.sqliteConnection)))
             if status != .SQLITE_OK { throw DatabaseError(resultCode: status) }
         }
-        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        let pool = try retryingBusy { try DatabasePool(path: url.path, configuration: configuration) }
         try migrate(pool)
         return AppDatabase(pool: pool, url: url)
     }
@@ -88,6 +88,26 @@ public struct AppDatabase: Sendable {
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
         return (error as NSError).localizedDescription
+    }
+
+    /// Runs `open` again while SQLite answers SQLITE_BUSY, for up to `busyTimeout`.
+    ///
+    /// Opening a new file switches it to WAL, and when two runs do that at once SQLite refuses one of them
+    /// with SQLITE_BUSY straight away, without waiting in the busy handler (each holds a shared lock the
+    /// other needs gone; waiting could deadlock). Measured: two `aggregate` runs started together on a
+    /// new store lost it ("database is locked") in 10 of 15 tries. Trying again a moment later finds the
+    /// file in WAL mode already.
+    static func retryingBusy<T>(_ open: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        var pause = 0.002
+        while true {
+            do {
+                return try open()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                Thread.sleep(forTimeInterval: pause * Double.random(in: 0.5...1.5))
+                pause = min(pause * 2, 0.1)
+            }
+        }
     }
 
     /// Two processes may open a new database at the same moment: both see no migration applied, one

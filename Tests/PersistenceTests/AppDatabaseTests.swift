@@ -83,6 +83,22 @@ struct AppDatabaseTests {
         #expect(try directory.files().allSatisfy { !$0.contains("corrupt") })
     }
 
+    @Test("runs creating the store at the same moment all open it: switching to WAL is retried, not failed")
+    func simultaneousCreation() async throws {
+        for _ in 0..<10 {
+            let directory = try TemporaryDirectory()
+            let openers = 4
+            let outcomes = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<openers {
+                    group.addTask { await onOwnThread { AppDatabase.openRecovering(at: directory.databaseURL).warnings.first } }
+                }
+                return await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(outcomes.compactMap { $0 } == [], "every opener got a working store")
+            #expect(outcomes.count == openers)
+        }
+    }
+
     @Test("two connections writing at once from many threads both succeed and lose nothing")
     func concurrentWriters() async throws {
         let directory = try TemporaryDirectory()
