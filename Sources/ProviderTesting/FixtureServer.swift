@@ -57,7 +57,7 @@ public final class FixtureServer: Sendable {
         let server = HTTPServer(
             address: try sockaddr_in.inet(ip4: "127.0.0.1", port: 0), timeout: 120, logger: .disabled,
             handler: handler)
-        let task = Task { try await server.run() }
+        let task = Task(executorPreference: ServerExecutor.shared) { try await server.run() }
         try await server.waitUntilListening()
         guard case .ip4(_, let port) = await server.listeningAddress else {
             task.cancel()
