@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(name: "feed-bench", dependencies: ["FeedParsing", "Domain"], path: "Benchmarks/feeds/FeedBench"),
 
         // MARK: - Tests
-        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "ProviderTesting"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
         .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderTesting", "ProviderKit", "Domain"],
                     resources: [.copy("Fixtures")]),
@@ -134,7 +134,7 @@ let package = Package(
             "GitHubProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Domain"],
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Domain", "ProviderTesting"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedProviderTests", dependencies: [
             "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
@@ -147,7 +147,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
-            "Presentation", "Domain",
+            "Presentation", "Domain", "ProviderTesting",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"], resources: [.copy("Fixtures")]),

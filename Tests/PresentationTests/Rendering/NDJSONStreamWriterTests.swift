@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Presentation
+import ProviderTesting
 import Synchronization
 import Testing
 
@@ -57,7 +58,7 @@ struct NDJSONStreamWriterTests {
         let collected = Collected()
         let writer = NDJSONStreamWriter(limit: nil, output: collected.append)
         let batch = (0..<500).map { Item(kind: .record, id: String($0), title: String(repeating: "x", count: 100)) }
-        for _ in 0..<10 { writer.write(batch, source: "big") }
+        await onOwnThread { for _ in 0..<10 { writer.write(batch, source: "big") } }  // ~1 MB rendered
         await flushed(writer)
         #expect(collected.count >= 10)  // ~1 MB, handed out at least once per 64 KiB gathered
         #expect(collected.text.split(separator: "\n").count == 5000)
