@@ -6,11 +6,15 @@ import ProviderKit
 /// Runs a source the way `aggregate` does (its own timeout, cancellation at the deadline) and hands back
 /// its report: items, warnings, status and error.
 ///
-/// Async on purpose: the wait suspends instead of blocking, so it is safe from any Swift Testing test
-/// (a blocked cooperative thread could starve the in-process fixture server, which runs on the same pool).
+/// Async on purpose: the wait suspends instead of blocking, so it is safe from any Swift Testing test. On
+/// Linux the cooperative pool and `DispatchQueue.global()` are the same few threads (one per core), and the
+/// use case's fan-out, completions and timers run there: a blocked test thread would stall every run.
+///
+/// The default timeout (30 s) is for tests where time is not the subject. It only matters when a run
+/// hangs; a passing run ends when its work does. Tests about timeouts pass their own, short ones.
 public enum SourceRunner {
     public static func run(
-        _ source: any ItemSource, id: String = "test", provider: String = "test", timeoutSeconds: Double = 10,
+        _ source: any ItemSource, id: String = "test", provider: String = "test", timeoutSeconds: Double = 30,
         concurrency: Int = 4
     ) async -> SourceReport {
         let descriptor = SourceDescriptor(id: id, provider: provider, timeoutSeconds: timeoutSeconds, concurrency: concurrency)
@@ -38,7 +42,7 @@ public enum SourceRunner {
 extension SourceConfiguration {
     /// A configuration as the manifest loader would build it, for provider tests.
     public static func testing(
-        id: String = "test", options: JSONValue, timeoutSeconds: Double = 10, concurrency: Int = 4,
+        id: String = "test", options: JSONValue, timeoutSeconds: Double = 30, concurrency: Int = 4,
         query: String? = nil, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) -> SourceConfiguration {

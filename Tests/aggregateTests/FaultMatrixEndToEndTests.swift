@@ -46,7 +46,7 @@ struct FaultMatrixEndToEndTests {
         server.fallback(matrixCase.fault)
         let options = matrixCase.options.replacingOccurrences(of: "BASE", with: server.baseURL.absoluteString)
         let sandbox = try Sandbox(manifest: """
-            {"version": 1, "defaults": {"timeoutSeconds": 10}, "sources": [
+            {"version": 1, "defaults": {"timeoutSeconds": 30}, "sources": [
               {"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}},
               {"id": "faulty", "provider": "\(matrixCase.provider)", "options": {\(options)}}
             ]}

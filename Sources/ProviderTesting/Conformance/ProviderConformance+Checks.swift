@@ -73,7 +73,8 @@ extension ProviderConformance {
                 let response = fault.response(success: successResponse, secret: subject.secrets.first ?? "s3cr3t-conformance")
                 let run = try await withServer(response.map { [$0] } ?? []) { server in
                     let baseURL = fault == .connectionRefused ? try await FixtureServer.refusedURL() : server.baseURL
-                    return try await Self.run(subject, options: withoutRetries(options(baseURL), subject), timeoutSeconds: 5)
+                    // Every fault here answers at once: the default timeout leaves room for a loaded machine.
+                    return try await Self.run(subject, options: withoutRetries(options(baseURL), subject))
                 }
                 runs.append(("HTTP fault \(fault.rawValue)", run, expected))
             }
