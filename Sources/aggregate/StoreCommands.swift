@@ -1,20 +1,38 @@
 import App
 import ArgumentParser
 import Foundation
-import Persistence
 
-/// `--source` and the store of `cache` and `history` subcommands (no manifest needed).
+/// `--source` and the store of `cache` and `history` subcommands. No manifest is needed; when there is a
+/// valid one, its sources count as known even before anything of theirs is stored.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Only this source id.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Only this source id: one the store holds data for, or one the manifest defines.", valueName: "id"))
     var source: String?
 
+    @OptionGroup var manifestOptions: ManifestOptions
+
     /// The store in the data directory ($AGGREGATE_HOME, else $XDG_DATA_HOME/aggregate, else
-    /// ~/.local/share/aggregate); warnings go to stderr, and no usable store exits 1.
-    func open() throws -> AppDatabase {
-        let (database, warnings) = AppDatabase.openRecovering(at: DataDirectory.resolve().databaseURL)
+    /// ~/.local/share/aggregate), with `--source` checked; warnings go to stderr, no usable store exits 1,
+    /// and a source that names nothing exits 64.
+    func open() throws -> StoreService {
+        let (service, warnings, location) = StoreService.open()
         for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
-        guard let database else { throw ExitCode(ExitStatus.sourcesFailed) }
-        return database
+        guard let service else {
+            Terminal.writeError("aggregate: the store in \(location.path) cannot be opened\n")
+            throw ExitCode(ExitStatus.sourcesFailed)
+        }
+        do throws(StoreSelectionError) {
+            try service.check(source: source, manifestSources: manifestSourceIDs())
+        } catch {
+            throw ValidationError(error.description)
+        }
+        return service
+    }
+
+    /// The source ids of the manifest, or none when it is missing or invalid (these commands do not need it).
+    private func manifestSourceIDs() -> [String] {
+        guard FileManager.default.fileExists(atPath: manifestOptions.manifestURL.path) else { return [] }
+        return (try? AppDIContainer.load(manifestAt: manifestOptions.manifestURL))?.manifest.sources.map(\.id) ?? []
     }
 }
 
@@ -34,8 +52,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            let stats = try StoreMaintenance(database: options.open()).stats(sourceID: options.source)
-            print(TextColumns.format(StoreReport.statsRows(stats)), terminator: "")
+            print(TextColumns.format(try options.open().statsRows(source: options.source)), terminator: "")
         }
     }
 
@@ -46,8 +63,7 @@ struct CacheCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            let removed = try StoreMaintenance(database: options.open()).clearCache(sourceID: options.source)
-            print(StoreReport.cleared(removed, cache: true, sourceID: options.source))
+            print(try options.open().clearCache(source: options.source))
         }
     }
 }
@@ -66,8 +82,7 @@ struct HistoryCommand: ParsableCommand {
         @OptionGroup var options: StoreOptions
 
         func run() throws {
-            let removed = try StoreMaintenance(database: options.open()).clearHistory(sourceID: options.source)
-            print(StoreReport.cleared(removed, cache: false, sourceID: options.source))
+            print(try options.open().clearHistory(source: options.source))
         }
     }
 }

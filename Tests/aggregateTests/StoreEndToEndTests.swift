@@ -166,6 +166,37 @@ struct StoreEndToEndTests {
         #expect(again.stdout.split(separator: "\n").count == 3)
     }
 
+    @Test("cache and history refuse a --source that names nothing, and accept one the store or the manifest knows")
+    func unknownSource() async throws {
+        let sandbox = try Sandbox(
+            manifest: #"{"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}, {"id": "later", "provider": "files", "enabled": false, "options": {"paths": ["data/a.ndjson"]}}]}"#,
+            files: ["data/a.ndjson": #"{"id": "n1", "title": "First"}"# + "\n"])
+        let home = sandbox.root.appendingPathComponent("home").path
+        let elsewhere = ["--manifest", sandbox.root.appendingPathComponent("none.json").path]
+        func aggregate(_ arguments: [String]) async throws -> CommandResult {
+            try await Aggregate.run(arguments, environment: ["AGGREGATE_HOME": home])
+        }
+        #expect(try await aggregate(["--new", "-f", "ndjson", "--manifest", sandbox.manifestPath]).status == 0)
+
+        for command in [["history", "clear"], ["cache", "clear"], ["cache", "stats"]] {
+            let typo = try await aggregate(command + ["--source", "ntoes"] + elsewhere)
+            #expect(typo.status == 64, "\(command): \(typo.stderr)")
+            #expect(typo.stderr.contains("unknown source 'ntoes' (did you mean 'notes'?)"), "\(typo.stderr)")
+            #expect(typo.stderr.contains("the store holds data of: notes"), "\(typo.stderr)")
+            #expect(typo.stdout.isEmpty)
+        }
+        // Known to the store though no manifest is there: cleared.
+        let stored = try await aggregate(["history", "clear", "--source", "notes"] + elsewhere)
+        #expect(stored.status == 0)
+        #expect(stored.stdout.contains("forgot 1 seen item of source notes"))
+        // Defined by the manifest, nothing stored yet: nothing to clear, and that is no error.
+        let defined = try await aggregate(["history", "clear", "--source", "later", "--manifest", sandbox.manifestPath])
+        #expect(defined.status == 0, "\(defined.stderr)")
+        #expect(defined.stdout.contains("forgot 0 seen items of source later"))
+        let undefined = try await aggregate(["history", "clear", "--source", "later"] + elsewhere)
+        #expect(undefined.status == 64)
+    }
+
     @Test("two runs writing the same store at once both succeed and record everything")
     func twoProcesses() async throws {
         let lines = (0..<1000).map { #"{"id": "n\#($0)", "title": "Item \#($0)"}"# }.joined(separator: "\n") + "\n"
