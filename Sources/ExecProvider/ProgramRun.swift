@@ -16,6 +16,12 @@ import Darwin
 /// Stopping sends SIGTERM to the program's process group (children of a shell script too), then SIGKILL
 /// after `gracePeriod`. Foundation's `Process` reaps the child, so no zombie is left. Completion waits for
 /// the exit, for both output pipes to close and for the input to be fed (or given up).
+///
+/// A program may exit leaving a background process (`sleep 60 &`) that holds its output, and hides the exit
+/// from `Process` too: on Linux it learns of the exit when a socket the child inherited closes, and the
+/// background process holds that as well. So the run watches the pid itself; `gracePeriod` after the exit
+/// it stops the program's process group and completes with what was read, with a warning, rather than at
+/// its timeout.
 final class ProgramRun: Sendable {
     enum StopReason: Sendable {
         case timeout, cancelled, outputCap
@@ -39,6 +45,8 @@ final class ProgramRun: Sendable {
         var ownsProcessGroup = false
         var termination: (reason: Process.TerminationReason, status: Int32)?
         var channels: [DispatchIO] = []
+        var openOutputs = 2
+        var outputAbandoned = false
         var isComplete = false
     }
 
@@ -133,6 +141,7 @@ final class ProgramRun: Sendable {
             $0.ownsProcessGroup = getpgid(pid) == pid
         }
         logger.debug("started \(command.programName) (pid \(pid), \(command.argv.count - 1) arguments)")
+        watchForExit(of: pid)
         read(stdout.fileHandleForReading, on: stdoutQueue) { [self] chunk in receiveStdout(chunk) }
         read(stderr.fileHandleForReading, on: stderrQueue) { [self] chunk in receiveStderr(chunk) }
         if let stdin { feed(command.inputJSON, to: stdin.fileHandleForWriting) }
@@ -157,6 +166,7 @@ final class ProgramRun: Sendable {
                 onData(bytes)
             }
             if done {
+                state.withLock { $0.openOutputs -= 1 }
                 channel.close()
                 group.leave()
             }
@@ -236,6 +246,39 @@ final class ProgramRun: Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [weak self] in self?.closeChannels() }
     }
 
+    /// Polls the pid every 100 ms with `waitid(WNOWAIT)`, which sees the exit and leaves the reaping to
+    /// `Process`, until the exit is seen or the run completes.
+    private func watchForExit(of pid: pid_t) {
+        stderrQueue.asyncAfter(deadline: .now() + 0.1) { [weak self] in self?.checkExit(of: pid) }
+    }
+
+    private func checkExit(of pid: pid_t) {
+        var info = siginfo_t()
+        let exited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+        let noticed = state.withLock { $0.isComplete || $0.termination != nil }
+        guard exited || noticed else { return watchForExit(of: pid) }
+        if !noticed {
+            DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [weak self] in self?.abandonOutput() }
+        }
+    }
+
+    /// The program exited `gracePeriod` ago, yet its output is open or `Process` has not seen the exit:
+    /// something it left running holds them. Its process group is stopped (SIGTERM, then SIGKILL).
+    private func abandonOutput() {
+        let target: (pid: pid_t, group: Bool)? = state.withLock { state in
+            guard !state.isComplete, state.stopReason == nil, state.openOutputs > 0 || state.termination == nil else {
+                return nil
+            }
+            state.outputAbandoned = true
+            return (state.pid, state.ownsProcessGroup)
+        }
+        guard let target else { return }
+        logger.debug("\(command.programName) exited but left a process holding its output; stopping it")
+        if target.group { kill(-target.pid, SIGTERM) }
+        closeChannels()
+        DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [weak self] in self?.forceStop() }
+    }
+
     private func closeChannels() {
         let channels = state.withLock { $0.isComplete ? [] : $0.channels }
         for channel in channels { channel.close(flags: .stop) }
@@ -244,7 +287,7 @@ final class ProgramRun: Sendable {
     // MARK: - Completion
 
     private func complete(timeoutText: String) {
-        let (lastRecord, lastStderr, outcome) = state.withLock { state -> (Record?, [String], Outcome) in
+        let (lastRecord, lastStderr, outcome) = state.withLock { state -> (Record?, [String], ProgramOutcome) in
             state.isComplete = true
             state.channels = []
             var lastRecord: Record?
@@ -265,32 +308,11 @@ final class ProgramRun: Sendable {
         events.completion(outcome.error)
     }
 
-    private typealias Outcome = (error: SourceError?, warnings: [String], stateMessages: Int)
-
-    private func outcome(of state: State, timeoutText: String) -> Outcome {
-        let program = "'\(command.programName)'"
-        let stderrText = state.stderr.summary.map { ": \($0)" } ?? ""
-        let error: SourceError?
-        switch state.stopReason {
-        case .timeout?:
-            error = SourceError(.timeout, "\(program) did not finish within \(timeoutText) s and was stopped\(stderrText)")
-        case .cancelled?:
-            error = SourceError(.timeout, "\(program) was stopped: the source's time is up")
-        case .outputCap?:
-            error = SourceError(
-                .badResponse,
-                "\(program) wrote more than \(command.maxOutputBytes) bytes to stdout (maxOutputBytes) and was stopped")
-        case nil:
-            if let (reason, status) = state.termination, reason == .uncaughtSignal {
-                error = SourceError(.io, "\(program) was killed by signal \(status)\(stderrText)")
-            } else if let (_, status) = state.termination, status != 0 {
-                let detail = stderrText.isEmpty ? " (nothing on stderr)" : stderrText
-                error = SourceError(.io, "\(program) exited with status \(status)\(detail)")
-            } else {
-                error = state.parser.parseError
-            }
-        }
-        return (error, state.parser.warnings, state.parser.stateCount)
+    private func outcome(of state: State, timeoutText: String) -> ProgramOutcome {
+        ProgramOutcome(
+            program: "'\(command.programName)'", stopReason: state.stopReason, termination: state.termination,
+            stderrSummary: state.stderr.summary, parser: state.parser, maxOutputBytes: command.maxOutputBytes,
+            outputAbandonedAfter: state.outputAbandoned ? gracePeriod : nil, timeoutText: timeoutText)
     }
 
     // MARK: - Input file

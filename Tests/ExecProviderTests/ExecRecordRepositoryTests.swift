@@ -133,6 +133,26 @@ struct ExecRecordRepositoryTests {
         #expect(await isGone(child))
     }
 
+    @Test("a program that exits leaving a background process on its output completes without waiting for the timeout")
+    func backgroundHolder() async throws {
+        let scripts = try ScriptDirectory()
+        let program = try scripts.script("leaves-child.sh", #"""
+            echo '{"type":"item","id":"done","title":"done"}'
+            sleep 30 &
+            echo $! > child.pid
+            exit 0
+            """#)
+        let command = ExecCommand(sourceID: "leaver", argv: [program], baseDirectory: scripts.url)
+        // Had the run waited for the output to close, the 30 s deadline would have made it a timeout.
+        let result = await stream(command, timeout: 30, gracePeriod: 0.5)
+        #expect(result.error == nil, "\(String(describing: result.error))")
+        #expect(result.records.map(\.id) == ["done"])
+        #expect(result.warnings == ["'./leaves-child.sh' exited, but a process it left running kept its output open; "
+            + "stopped reading 0.5 s after the exit, and stopped that process"])
+        let child = try #require(await scripts.waitForFile("child.pid").flatMap { pid_t($0) })
+        #expect(await isGone(child))
+    }
+
     @Test("a program that ignores SIGTERM is killed after the grace period")
     func stubbornProgram() async throws {
         let scripts = try ScriptDirectory()
