@@ -59,6 +59,7 @@ extension MarkupRepair {
         {
             return (5, 0x26)  // &amp;
         }
+        if isDeclaredReference(input, at: start) { return (0, nil) }  // text of the document's own: not here
         let (length, replacement) = repairEntity(input, at: start)
         if let replacement {
             if replacement.isEmpty { return (length, 0) }

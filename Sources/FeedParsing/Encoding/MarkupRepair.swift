@@ -7,8 +7,10 @@
 ///   XML forbids (`&#0;`) is dropped;
 /// - a `<` that cannot start markup (`a < b`) becomes `&lt;`;
 /// - control characters XML forbids are dropped.
-/// CDATA sections and comments pass untouched, and entities the document declares itself are kept, so
-/// libxml2's own limits still apply to them (a "billion laughs" document fails there, fast).
+/// CDATA sections and comments pass untouched. An entity the document declares itself as plain text
+/// (`<!ENTITY site "Example">`) is replaced by that text here: Linux's XMLParser would deliver nothing for
+/// it. Any other declared entity (one that refers to others, holds markup or is external) is kept, so
+/// libxml2's own limits still apply to it (a "billion laughs" document fails there, fast).
 struct MarkupRepair {
     private enum State { case text, cdata, comment }
 
@@ -19,11 +21,22 @@ struct MarkupRepair {
     private var quote: UInt8 = 0
     /// Whether an element has started: only then is text content (never DTD text).
     private var seenElement = false
-    private var declaredEntities: Set<String> = []
+    /// Entities the document declares itself, by name.
+    var declaredEntities: [String: DeclaredEntity] = [:]
+
+    /// What to do with `&name;` for an entity the document declares.
+    enum DeclaredEntity: Equatable {
+        /// Plain text: written in place of the reference.
+        case expand([UInt8])
+        /// Left to libxml2.
+        case keep
+    }
 
     /// Longest lookahead any decision needs; with fewer bytes left (and more to come) we wait.
     static let entityLookahead = 40
     static let declarationLookahead = 128
+    /// Longest entity value expanded here; a longer one is left to libxml2.
+    static let maxEntityValue = declarationLookahead - 16
     /// Longest text run rewritten as CDATA; longer ones keep their references.
     static let maxTextRun = 16 * 1024
 
@@ -192,60 +205,6 @@ struct MarkupRepair {
         default: break
         }
         return classes
-    }
-
-    // MARK: - Entities
-
-    /// Looks at the `&` at `start`: how many bytes the reference spans and what to write instead (nil keeps
-    /// the bytes as they are).
-    func repairEntity(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, [UInt8]?) {
-        let count = input.count
-        var index = start + 1
-        if index < count, input[index] == 0x23 {  // "&#"
-            index += 1
-            let hex = index < count && (input[index] == 0x78 || input[index] == 0x58)
-            if hex { index += 1 }
-            let digitsStart = index
-            var value: UInt32 = 0
-            while index < count, index - digitsStart < 8, let digit = Self.digitValue(input[index], hex: hex) {
-                value = value &* (hex ? 16 : 10) &+ UInt32(digit)
-                index += 1
-            }
-            guard index > digitsStart, index < count, input[index] == 0x3B else { return (1, Self.escapedAmpersand) }
-            let length = index + 1 - start
-            if (0x80...0x9F).contains(value) {
-                var bytes: [UInt8] = []
-                UTF8Repair.append(SingleByteTable.windows1252.upper[Int(value) - 0x80], to: &bytes)
-                return (length, bytes)
-            }
-            return UTF8Repair.isXMLChar(value) ? (length, nil) : (length, [])
-        }
-        while index < count, index - start <= 33, Self.isNameByte(input[index]) { index += 1 }
-        guard index < count, input[index] == 0x3B, index > start + 1 else { return (1, Self.escapedAmpersand) }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self)
-        let length = index + 1 - start
-        switch name {
-        case "amp", "lt", "gt", "quot", "apos": return (length, nil)
-        default:
-            if declaredEntities.contains(name) { return (length, nil) }
-            if let scalar = HTMLEntities.codePoint(named: name) {
-                var bytes: [UInt8] = []
-                UTF8Repair.append(scalar, to: &bytes)
-                return (length, bytes)
-            }
-            return (1, Self.escapedAmpersand)
-        }
-    }
-
-    /// `<!ENTITY name …` in the internal subset: the document defines `&name;` itself.
-    mutating func recordEntityDeclaration(_ input: UnsafeBufferPointer<UInt8>, at start: Int) {
-        var index = start
-        while index < input.count, Self.isSpace(input[index]) { index += 1 }
-        guard index < input.count, input[index] != 0x25 else { return }  // '%': a parameter entity
-        let nameStart = index
-        while index < input.count, Self.isNameByte(input[index]) { index += 1 }
-        guard index > nameStart else { return }
-        declaredEntities.insert(String(decoding: UnsafeBufferPointer(rebasing: input[nameStart..<index]), as: UTF8.self))
     }
 
     // MARK: - Bytes

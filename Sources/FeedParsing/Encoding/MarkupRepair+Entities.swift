@@ -1,0 +1,105 @@
+/// References (`&name;`, `&#…;`) and the entities a document declares in its internal subset.
+extension MarkupRepair {
+    /// Looks at the `&` at `start`: how many bytes the reference spans and what to write instead (nil keeps
+    /// the bytes as they are).
+    func repairEntity(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, [UInt8]?) {
+        let count = input.count
+        var index = start + 1
+        if index < count, input[index] == 0x23 {  // "&#"
+            index += 1
+            let hex = index < count && (input[index] == 0x78 || input[index] == 0x58)
+            if hex { index += 1 }
+            let digitsStart = index
+            var value: UInt32 = 0
+            while index < count, index - digitsStart < 8, let digit = Self.digitValue(input[index], hex: hex) {
+                value = value &* (hex ? 16 : 10) &+ UInt32(digit)
+                index += 1
+            }
+            guard index > digitsStart, index < count, input[index] == 0x3B else { return (1, Self.escapedAmpersand) }
+            let length = index + 1 - start
+            if (0x80...0x9F).contains(value) {
+                var bytes: [UInt8] = []
+                UTF8Repair.append(SingleByteTable.windows1252.upper[Int(value) - 0x80], to: &bytes)
+                return (length, bytes)
+            }
+            return UTF8Repair.isXMLChar(value) ? (length, nil) : (length, [])
+        }
+        while index < count, index - start <= 33, Self.isNameByte(input[index]) { index += 1 }
+        guard index < count, input[index] == 0x3B, index > start + 1 else { return (1, Self.escapedAmpersand) }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self)
+        let length = index + 1 - start
+        switch name {
+        case "amp", "lt", "gt", "quot", "apos": return (length, nil)
+        default:
+            switch declaredEntities[name] {
+            case .expand(let text)?: return (length, text)
+            case .keep?: return (length, nil)
+            case nil: break
+            }
+            if let scalar = HTMLEntities.codePoint(named: name) {
+                var bytes: [UInt8] = []
+                UTF8Repair.append(scalar, to: &bytes)
+                return (length, bytes)
+            }
+            return (1, Self.escapedAmpersand)
+        }
+    }
+
+    /// `<!ENTITY name …` in the internal subset: the document defines `&name;` itself. The first
+    /// declaration of a name binds, as in XML.
+    mutating func recordEntityDeclaration(_ input: UnsafeBufferPointer<UInt8>, at start: Int) {
+        var index = start
+        while index < input.count, Self.isSpace(input[index]) { index += 1 }
+        guard index < input.count, input[index] != 0x25 else { return }  // '%': a parameter entity
+        let nameStart = index
+        while index < input.count, Self.isNameByte(input[index]) { index += 1 }
+        guard index > nameStart else { return }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: input[nameStart..<index]), as: UTF8.self)
+        guard declaredEntities[name] == nil else { return }
+        declaredEntities[name] = Self.plainValue(input, from: index).map(DeclaredEntity.expand) ?? .keep
+    }
+
+    /// Whether the `&` at `start` refers to an entity the document declares.
+    func isDeclaredReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        var index = start + 1
+        while index < input.count, index - start <= 33, Self.isNameByte(input[index]) { index += 1 }
+        guard index < input.count, input[index] == 0x3B, index > start + 1 else { return false }
+        return declaredEntities[String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self)] != nil
+    }
+
+    /// The replacement of a quoted entity value after the name when it is plain text: no markup and no
+    /// reference but character references and the five predefined ones, so expanding it can never multiply
+    /// (no "billion laughs"). Quotes are escaped, as the reference may sit in an attribute value. Nil for
+    /// anything else: an external entity, markup, a reference to another entity, a value cut by the chunk.
+    static func plainValue(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> [UInt8]? {
+        var index = start
+        while index < input.count, isSpace(input[index]) { index += 1 }
+        guard index < input.count, input[index] == 0x22 || input[index] == 0x27 else { return nil }
+        let quote = input[index]
+        index += 1
+        var value: [UInt8] = []
+        while index < input.count, input[index] != quote {
+            switch input[index] {
+            case 0x3C, 0x25:  // '<' markup, '%' a parameter-entity reference
+                return nil
+            case 0x26:  // '&'
+                var end = index + 1
+                while end < input.count, end - index <= 10, input[end] != 0x3B { end += 1 }
+                guard end < input.count, input[end] == 0x3B else { return nil }
+                let body = String(decoding: UnsafeBufferPointer(rebasing: input[(index + 1)..<end]), as: UTF8.self)
+                guard body.hasPrefix("#") || ["amp", "lt", "gt", "quot", "apos"].contains(body) else { return nil }
+                value.append(contentsOf: UnsafeBufferPointer(rebasing: input[index...end]))
+                index = end
+            case 0x22:
+                value.append(contentsOf: "&quot;".utf8)
+            case 0x27:
+                value.append(contentsOf: "&apos;".utf8)
+            case let byte:
+                value.append(byte)
+            }
+            guard value.count <= maxEntityValue else { return nil }
+            index += 1
+        }
+        return index < input.count ? value : nil
+    }
+}
