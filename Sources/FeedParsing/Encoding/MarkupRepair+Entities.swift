@@ -24,25 +24,30 @@ extension MarkupRepair {
             }
             return UTF8Repair.isXMLChar(value) ? (length, nil) : (length, [])
         }
-        while index < count, index - start <= 33, Self.isNameByte(input[index]) { index += 1 }
-        guard index < count, input[index] == 0x3B, index > start + 1 else { return (1, Self.escapedAmpersand) }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self)
-        let length = index + 1 - start
-        switch name {
-        case "amp", "lt", "gt", "quot", "apos": return (length, nil)
-        default:
-            switch declaredEntities[name] {
-            case .expand(let text)?: return (length, text)
-            case .keep?: return (length, nil)
-            case nil: break
-            }
-            if let scalar = HTMLEntities.codePoint(named: name) {
-                var bytes: [UInt8] = []
-                UTF8Repair.append(scalar, to: &bytes)
-                return (length, bytes)
-            }
-            return (1, Self.escapedAmpersand)
+        guard let (name, length) = Self.referenceName(input, at: start) else { return (1, Self.escapedAmpersand) }
+        if Self.predefinedEntities.contains(name) { return (length, nil) }
+        switch declaredEntities[name] {
+        case .expand(let text)?: return (length, text)
+        case .keep?: return (length, nil)
+        case nil: break
         }
+        if let scalar = HTMLEntities.codePoint(named: name) {
+            var bytes: [UInt8] = []
+            UTF8Repair.append(scalar, to: &bytes)
+            return (length, bytes)
+        }
+        return (1, Self.escapedAmpersand)
+    }
+
+    /// The five entities XML defines itself.
+    static let predefinedEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
+
+    /// The name of the named reference (`&name;`) at `start` and the bytes it spans; nil when there is none.
+    static func referenceName(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> (name: String, length: Int)? {
+        var index = start + 1
+        while index < input.count, index - start <= 33, isNameByte(input[index]) { index += 1 }
+        guard index < input.count, input[index] == 0x3B, index > start + 1 else { return nil }
+        return (String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self), index + 1 - start)
     }
 
     /// `<!ENTITY name …` in the internal subset: the document defines `&name;` itself. The first
@@ -61,10 +66,8 @@ extension MarkupRepair {
 
     /// Whether the `&` at `start` refers to an entity the document declares.
     func isDeclaredReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        var index = start + 1
-        while index < input.count, index - start <= 33, Self.isNameByte(input[index]) { index += 1 }
-        guard index < input.count, input[index] == 0x3B, index > start + 1 else { return false }
-        return declaredEntities[String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self)] != nil
+        guard let (name, _) = Self.referenceName(input, at: start) else { return false }
+        return declaredEntities[name] != nil
     }
 
     /// The replacement of a quoted entity value after the name when it is plain text: no markup and no
@@ -87,7 +90,7 @@ extension MarkupRepair {
                 while end < input.count, end - index <= 10, input[end] != 0x3B { end += 1 }
                 guard end < input.count, input[end] == 0x3B else { return nil }
                 let body = String(decoding: UnsafeBufferPointer(rebasing: input[(index + 1)..<end]), as: UTF8.self)
-                guard body.hasPrefix("#") || ["amp", "lt", "gt", "quot", "apos"].contains(body) else { return nil }
+                guard body.hasPrefix("#") || predefinedEntities.contains(body) else { return nil }
                 value.append(contentsOf: UnsafeBufferPointer(rebasing: input[index...end]))
                 index = end
             case 0x22:
