@@ -10,11 +10,13 @@ import ProviderKit
 /// Linux the cooperative pool and `DispatchQueue.global()` are the same few threads (one per core), and the
 /// use case's fan-out, completions and timers run there: a blocked test thread would stall every run.
 ///
-/// The default timeout (30 s) is for tests where time is not the subject. It only matters when a run
-/// hangs; a passing run ends when its work does. Tests about timeouts pass their own, short ones.
 public enum SourceRunner {
+    /// The timeout of tests where time is not the subject. It only matters when a run hangs; a passing run
+    /// ends when its work does. Tests about timeouts pass their own, short ones.
+    public static let roomyTimeout: Double = 30
+
     public static func run(
-        _ source: any ItemSource, id: String = "test", provider: String = "test", timeoutSeconds: Double = 30,
+        _ source: any ItemSource, id: String = "test", provider: String = "test", timeoutSeconds: Double = roomyTimeout,
         concurrency: Int = 4
     ) async -> SourceReport {
         let descriptor = SourceDescriptor(id: id, provider: provider, timeoutSeconds: timeoutSeconds, concurrency: concurrency)
@@ -42,7 +44,7 @@ public enum SourceRunner {
 extension SourceConfiguration {
     /// A configuration as the manifest loader would build it, for provider tests.
     public static func testing(
-        id: String = "test", options: JSONValue, timeoutSeconds: Double = 30, concurrency: Int = 4,
+        id: String = "test", options: JSONValue, timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4,
         query: String? = nil, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         baseDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     ) -> SourceConfiguration {

@@ -78,7 +78,7 @@ func makeSource(
 ) throws(ManifestError) -> any ItemSource {
     try ExecProvider(gracePeriod: gracePeriod).makeSource(SourceConfiguration(
         id: id, options: options, optionsPath: "sources[0].options", baseDirectory: directory,
-        timeoutSeconds: 30, concurrency: 1, logger: logger))
+        timeoutSeconds: SourceRunner.roomyTimeout, concurrency: 1, logger: logger))
 }
 
 /// Runs a source through the real aggregate use case, suspending (never blocking a pool thread).

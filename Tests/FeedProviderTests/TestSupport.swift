@@ -22,7 +22,7 @@ func makeSource(_ options: [String: JSONValue], concurrency: Int = 4) throws -> 
 }
 
 func run(_ source: any ItemSource, concurrency: Int = 4) async -> SourceReport {
-    await SourceRunner.run(source, id: "news", provider: "feed", timeoutSeconds: 30, concurrency: concurrency)
+    await SourceRunner.run(source, id: "news", provider: "feed", timeoutSeconds: SourceRunner.roomyTimeout, concurrency: concurrency)
 }
 
 /// The problems a manifest entry's options are refused with, as "path: message" lines.

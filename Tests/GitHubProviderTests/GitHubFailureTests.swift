@@ -161,7 +161,7 @@ struct GitHubFailureTests {
         }
         let baseURL = fault == "refused" ? try await FixtureServer.refusedURL() : server.baseURL
         // Short only where the timeout is the fault: five pages on a loaded machine need more.
-        let timeout = fault == "timeout" ? 1.5 : 30
+        let timeout = fault == "timeout" ? 1.5 : SourceRunner.roomyTimeout
         let source = try GitHubProvider().makeSource(.testing(
             id: "issues",
             options: ["repos": ["octo-org/octo-repo"], "token": .string(token), "baseURL": .string(baseURL.absoluteString),

@@ -83,7 +83,7 @@ extension FixtureServer {
 /// Builds the source as `aggregate` would from a manifest entry pointing at the loopback server.
 func makeSource(
     server: FixtureServer, repos: [String] = ["octo-org/octo-repo"], token: String? = token,
-    extra: [String: JSONValue] = [:], timeoutSeconds: Double = 30, concurrency: Int = 4,
+    extra: [String: JSONValue] = [:], timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4,
     logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) throws -> any ItemSource {
     var options: [String: JSONValue] = [
@@ -96,7 +96,7 @@ func makeSource(
         logger: logger))
 }
 
-func run(_ source: any ItemSource, timeoutSeconds: Double = 30, concurrency: Int = 4) async -> SourceReport {
+func run(_ source: any ItemSource, timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4) async -> SourceReport {
     await SourceRunner.run(source, id: "issues", provider: "github", timeoutSeconds: timeoutSeconds, concurrency: concurrency)
 }
 

@@ -32,14 +32,14 @@ func deadlineToken(_ seconds: Double) -> CancellationToken {
 }
 
 extension HTTPFetching {
-    func fetch(_ request: HTTPRequest, cancellation: CancellationToken = deadlineToken(30)) async -> Result<HTTPResponse, SourceError> {
+    func fetch(_ request: HTTPRequest, cancellation: CancellationToken = deadlineToken(SourceRunner.roomyTimeout)) async -> Result<HTTPResponse, SourceError> {
         await withCheckedContinuation { continuation in
             fetch(request, cancellation: cancellation) { continuation.resume(returning: $0) }
         }
     }
 
     func send(
-        _ request: HTTPRequest, cancellation: CancellationToken = deadlineToken(30),
+        _ request: HTTPRequest, cancellation: CancellationToken = deadlineToken(SourceRunner.roomyTimeout),
         serviceMessage: @escaping @Sendable (HTTPResponse) -> String? = { _ in nil }
     ) async -> Result<HTTPResponse, SourceError> {
         await withCheckedContinuation { continuation in

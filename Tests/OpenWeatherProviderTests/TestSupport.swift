@@ -32,7 +32,7 @@ enum Fixture: String {
 /// Builds the source as `aggregate` would from a manifest entry pointing at the loopback server.
 func makeSource(
     server: FixtureServer, cities: [JSONValue], units: String? = nil, extra: [String: JSONValue] = [:],
-    timeoutSeconds: Double = 30, concurrency: Int = 4, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) throws -> any ItemSource {
     var options: [String: JSONValue] = [
         "cities": .array(cities), "apiKey": .string(apiKey), "baseURL": .string(server.baseURL.absoluteString),
@@ -44,7 +44,7 @@ func makeSource(
         logger: logger))
 }
 
-func run(_ source: any ItemSource, timeoutSeconds: Double = 30, concurrency: Int = 4) async -> SourceReport {
+func run(_ source: any ItemSource, timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4) async -> SourceReport {
     await SourceRunner.run(source, id: "weather", provider: "openweather", timeoutSeconds: timeoutSeconds, concurrency: concurrency)
 }
 

@@ -98,7 +98,7 @@ extension ProviderConformance {
                 if cell == .overSizeCap { faulty = setting("maxResponseBytes", to: 64, in: faulty) }
                 return try await runPair(
                     subject, faulty: faulty, healthy: options(healthyServer.baseURL),
-                    faultyTimeout: cell.stalls ? faultTimeout : 30)
+                    faultyTimeout: cell.stalls ? faultTimeout : SourceRunner.roomyTimeout)
             }
             var violations: [String] = []
             let (faulty, healthy, logs, failed) = result
@@ -182,7 +182,7 @@ extension ProviderConformance {
     ) async throws -> (SourceReport, SourceReport, [String], Bool) {
         let capture = LogCapture()
         var planned: [PlannedSource] = []
-        let pair = [("\(subject.name)-faulty", faulty, faultyTimeout), ("\(subject.name)-healthy", healthy, 30.0)]
+        let pair = [("\(subject.name)-faulty", faulty, faultyTimeout), ("\(subject.name)-healthy", healthy, SourceRunner.roomyTimeout)]
         for (id, options, timeoutSeconds) in pair {
             var configuration = configuration(
                 subject, options: options, timeoutSeconds: timeoutSeconds, concurrency: 4, logger: capture.logger())

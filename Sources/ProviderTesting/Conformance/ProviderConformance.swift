@@ -70,14 +70,14 @@ public enum ProviderConformance {
 
     static func makeSource(_ subject: ConformanceSubject, options: JSONValue) throws(ManifestError) -> any ItemSource {
         try subject.provider.makeSource(configuration(
-            subject, options: options, timeoutSeconds: 30, concurrency: 4, logger: Logger(label: "conformance") { _ in
+            subject, options: options, timeoutSeconds: SourceRunner.roomyTimeout, concurrency: 4, logger: Logger(label: "conformance") { _ in
                 SwiftLogNoOpLogHandler()
             }))
     }
 
     /// Builds and runs a source with a capturing logger. Throws when the options are refused.
     static func run(
-        _ subject: ConformanceSubject, options: JSONValue, timeoutSeconds: Double = 30, concurrency: Int = 4
+        _ subject: ConformanceSubject, options: JSONValue, timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4
     ) async throws -> Run {
         let capture = LogCapture()
         let source = try subject.provider.makeSource(configuration(
