@@ -41,11 +41,4 @@ public enum ProcessRunner {
         return ProcessResult(
             status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
-
-    /// Runs blocking `work` on a new thread and suspends until it returns.
-    public static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
 }
