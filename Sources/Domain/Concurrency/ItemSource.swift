@@ -15,21 +15,18 @@ public protocol ItemSource: Sendable {
 public struct LoadContext: Sendable {
     /// How many requests (cities, repositories, pages, files) may be in flight at once.
     public var concurrency: Int
-    /// Cancelled when the source times out or the run's deadline passes.
+    /// Cancelled when the source times out, the run's deadline passes or the run is cancelled. It is the one
+    /// carrier of the source's deadline (`cancellation.deadline`).
     public var cancellation: CancellationToken
-    /// When the source's time is up; requests should not outlive it.
-    public var deadline: DispatchTime
+    /// Where work that must end before the run does is registered (a program being stopped).
+    public var lingering: LingeringWork
 
-    public init(concurrency: Int, cancellation: CancellationToken = CancellationToken(), deadline: DispatchTime) {
+    public init(concurrency: Int, cancellation: CancellationToken, lingering: LingeringWork = LingeringWork()) {
         self.concurrency = max(1, concurrency)
         self.cancellation = cancellation
-        self.deadline = deadline
+        self.lingering = lingering
     }
 
-    /// Seconds left before the deadline (never negative).
-    public var remainingSeconds: Double {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let end = deadline.uptimeNanoseconds
-        return end > now ? Double(end - now) / 1e9 : 0
-    }
+    /// When the source's time is up (`cancellation`'s deadline; far in the future when it has none).
+    public var deadline: DispatchTime { cancellation.deadline ?? .distantFuture }
 }

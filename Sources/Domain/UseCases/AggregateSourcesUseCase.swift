@@ -48,6 +48,7 @@ public struct AggregateSourcesUseCase: Sendable {
         let runDeadline = deadlineSeconds.map { runStart + $0 }
         let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
         let group = DispatchGroup()
+        let lingering = LingeringWork()
         observer?.aggregateDidStart(sources.map(\.descriptor))
 
         for (index, source) in sources.enumerated() {
@@ -69,13 +70,16 @@ public struct AggregateSourcesUseCase: Sendable {
                 let streamed = Self.streamedDelivery(stream, index: index, source.descriptor)
                 DispatchQueue.global().async {
                     Self.load(
-                        itemSource, source.descriptor, runDeadline: runDeadline, observer: observer, streamed: streamed,
-                        finish: finish)
+                        itemSource, source.descriptor, runDeadline: runDeadline, lingering: lingering, observer: observer,
+                        streamed: streamed, finish: finish)
                 }
             }
         }
+        // Complete only once what the sources started is gone too (a timed-out program's process group).
         group.notify(queue: .global()) {
-            completion(AggregateReport(generatedAt: startedAt, sources: reports.withLock { $0.map { $0! } }))
+            lingering.notify(queue: .global()) {
+                completion(AggregateReport(generatedAt: startedAt, sources: reports.withLock { $0.map { $0! } }))
+            }
         }
     }
 
@@ -118,7 +122,7 @@ public struct AggregateSourcesUseCase: Sendable {
 
     /// - Parameter streamed: where the source's batches go when they are streamed rather than kept.
     private static func load(
-        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
+        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?, lingering: LingeringWork,
         observer: (any AggregateObserver)?, streamed: (@Sendable ([Item]) -> Void)?,
         finish: @escaping @Sendable (SourceReport) -> Void
     ) {
@@ -164,6 +168,7 @@ public struct AggregateSourcesUseCase: Sendable {
                 cancellation.cancel()
             }
         }
-        itemSource.load(LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, deadline: deadline), into: sink)
+        itemSource.load(
+            LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: sink)
     }
 }
