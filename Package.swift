@@ -73,6 +73,7 @@ let package = Package(
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "FeedParsing", "Persistence",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
         // MARK: - Presentation
@@ -84,7 +85,7 @@ let package = Package(
 
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
-            "App", "Presentation", "Domain", "Persistence", "ProviderKit",
+            "App", "Presentation", "Domain", "ProviderKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -11,8 +11,10 @@ import ProviderKit
 public struct AppDIContainer: Sendable {
     public let manifest: Manifest
     public let registry: ProviderRegistry
-    private let environment: [String: String]
+    let environment: [String: String]
     private let logger: Logger
+    /// The store in the data directory, opened by the first run that needs it and shared by later ones.
+    let store: StoreHandle
 
     public init(
         manifest: Manifest, registry: ProviderRegistry = .builtIn,
@@ -23,6 +25,7 @@ public struct AppDIContainer: Sendable {
         self.registry = registry
         self.environment = environment
         self.logger = logger
+        self.store = StoreHandle(url: DataDirectory.resolve(environment: environment).databaseURL)
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
@@ -86,7 +89,7 @@ public struct AppDIContainer: Sendable {
     ///     source runs even when disabled.
     ///   - query: `--query`, given to the selected sources whose provider accepts one.
     ///   - storage: the run's persistent store (response cache per source); nil runs without one.
-    public func plan(selection: [String]?, query: String?, storage: RunStorage? = nil) throws(SelectionError) -> [PlannedSource] {
+    func plan(selection: [String]?, query: String?, storage: RunStorage? = nil) throws(SelectionError) -> [PlannedSource] {
         let known = manifest.sources.map(\.id)
         if let selection {
             let unknown = selection.filter { !known.contains($0) }
@@ -111,9 +114,9 @@ public struct AppDIContainer: Sendable {
             if !source.enabled && !named {
                 return PlannedSource(descriptor: descriptor, plan: .skip(reason: "disabled in the manifest", error: nil))
             }
-            let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
-            if !missing.isEmpty {
-                let names = missing.map { "$\($0)" }.joined(separator: ", ")
+            let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
+            if !resolved.missing.isEmpty {
+                let names = resolved.missing.map { "$\($0)" }.joined(separator: ", ")
                 let error = SourceError(.configuration, "needs environment variable \(names), which is not set")
                 return PlannedSource(
                     descriptor: descriptor,
@@ -121,37 +124,40 @@ public struct AppDIContainer: Sendable {
             }
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
-                let services = storage?.services(for: source) ?? ProviderServices()
+                let services = storage.map { $0.services(for: source, identity: identity(of: source, options: resolved.value)) }
                 return PlannedSource(
                     descriptor: descriptor,
-                    plan: .load(try makeItemSource(source, query: accepts ? query : nil, services: services)))
+                    plan: .load(try makeItemSource(
+                        source, options: resolved.value, query: accepts ? query : nil, services: services ?? ProviderServices())))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
         }
     }
 
-    public func makeAggregateSourcesUseCase() -> AggregateSourcesUseCase {
-        AggregateSourcesUseCase()
+    /// The stored identity of `source` with its resolved `options` (see `SourceFingerprint`).
+    func identity(of source: Manifest.Source, options: JSONValue) -> SourceIdentity {
+        guard let provider = registry.provider(named: source.provider) else {
+            return SourceIdentity(id: source.id, fingerprint: "")
+        }
+        return SourceIdentity(
+            id: source.id,
+            fingerprint: SourceFingerprint.make(provider: provider, options: options, baseDirectory: manifest.baseDirectory))
     }
 
-    /// The data directory (`$AGGREGATE_HOME`, …) of this environment.
-    public var dataDirectory: DataDirectory { DataDirectory.resolve(environment: environment) }
+    /// The data directory (`$AGGREGATE_HOME`, …) of this environment, for messages.
+    public var dataDirectoryURL: URL { DataDirectory.resolve(environment: environment).url }
 
-    /// Opens the store in the data directory, recovering from a damaged file; the warnings are for stderr.
-    public func openStore() -> (database: AppDatabase?, warnings: [String]) {
-        AppDatabase.openRecovering(at: dataDirectory.databaseURL)
-    }
-
+    /// - Parameter options: the source's options with `${VAR}` substituted (nil: substitute now).
     private func makeItemSource(
-        _ source: Manifest.Source, query: String?, services: ProviderServices = ProviderServices()
+        _ source: Manifest.Source, options: JSONValue? = nil, query: String?, services: ProviderServices = ProviderServices()
     ) throws(ManifestError) -> any ItemSource {
         guard let provider = registry.provider(named: source.provider) else {
             throw ManifestError(path: "sources[\(source.index)].provider", "unknown provider '\(source.provider)'")
         }
         var sourceLogger = logger
         sourceLogger[metadataKey: "source"] = "\(source.id)"
-        let options = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
+        let options = options ?? EnvironmentSubstitution.apply(to: source.options, environment: environment).value
         return try provider.makeSource(SourceConfiguration(
             id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
             timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger,
@@ -165,15 +171,39 @@ extension AppDIContainer {
     /// How many recent queries are kept and listed per source.
     public static let recentQueriesLimit = SQLiteMoviesQueriesRepository.maxStored
 
-    /// The recent search queries of one source, in the store. The Domain protocol is source-agnostic, so
-    /// each source gets its own repository over the one database.
-    public func makeMoviesQueriesRepository(database: AppDatabase, sourceID: String) -> any MoviesQueriesRepository {
-        SQLiteMoviesQueriesRepository(database: database, sourceID: sourceID)
+    /// The recent search queries of the source named `id` (or of every source whose provider accepts a
+    /// query, in manifest order), most recent first, as (source id, query) pairs. Queries are kept per
+    /// source identity; a source whose `${VAR}`s are not set here lists those of every configuration of its id.
+    public func recentQueries(source id: String?) throws(RecentQueriesError) -> [(source: String, query: String)] {
+        let ids: [String]
+        do throws(SelectionError) {
+            ids = try recentQueriesSources(named: id)
+        } catch {
+            throw .selection(error)
+        }
+        let (database, warnings) = store.open()
+        guard let database else { throw .storeUnavailable(dataDirectoryURL.path, warnings: warnings) }
+        var rows: [(source: String, query: String)] = []
+        for sourceID in ids {
+            guard let source = manifest.source(id: sourceID) else { continue }
+            let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
+            do throws(SourceError) {
+                let queries = resolved.missing.isEmpty
+                    ? try SQLiteMoviesQueriesRepository(database: database, source: identity(of: source, options: resolved.value))
+                        .recentQueries(maxCount: Self.recentQueriesLimit)
+                    : try SQLiteMoviesQueriesRepository.recentQueries(
+                        database: database, anyConfigurationOf: sourceID, maxCount: Self.recentQueriesLimit)
+                rows += queries.map { (sourceID, $0) }
+            } catch {
+                throw .store(sourceID, error)
+            }
+        }
+        return rows
     }
 
     /// The sources `aggregate queries` lists: the one named, or every source whose provider accepts a query,
     /// in manifest order.
-    public func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
+    func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
         let keeping = manifest.sources.filter { registry.provider(named: $0.provider)?.acceptsQuery == true }
         guard let id else { return keeping.map(\.id) }
         guard let source = manifest.source(id: id) else {
@@ -183,6 +213,23 @@ extension AppDIContainer {
             throw .keepsNoQueries("\(source.id) (\(source.provider))", keeping: keeping.map(\.id))
         }
         return [id]
+    }
+}
+
+/// Why `aggregate queries` could not list.
+public enum RecentQueriesError: Error, Sendable, CustomStringConvertible {
+    /// `--source` does not fit the manifest (exit 64).
+    case selection(SelectionError)
+    /// No usable store (exit 1); `warnings` say why.
+    case storeUnavailable(String, warnings: [String])
+    case store(String, SourceError)
+
+    public var description: String {
+        switch self {
+        case .selection(let error): error.description
+        case .storeUnavailable(let path, _): "the store in \(path) cannot be opened"
+        case .store(let id, let error): "\(id): \(error.kind.rawValue): \(error.message)"
+        }
     }
 }
 

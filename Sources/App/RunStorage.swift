@@ -20,24 +20,26 @@ import Synchronization
 /// The last good copy is kept per source rather than per request because a source fails as a whole: its
 /// timeout or the run's deadline can strike between requests, and a multi-request source (pages, cities)
 /// must not mix fresh and old pages. Only sources that made HTTP requests through the cache get copies.
-public final class RunStorage: Sendable {
+final class RunStorage: Sendable {
     /// The notes for stderr and the report to print.
-    public struct Outcome: Sendable {
-        public var report: AggregateReport
+    struct Outcome: Sendable {
+        var report: AggregateReport
         /// One line each, for people (stderr).
-        public var notes: [String]
+        var notes: [String]
     }
 
     private let mode: CacheMode
     private let responses: (any ResponseCacheStore)?
     private let snapshots: (any SourceSnapshotRepository)?
     private let history: (any SeenItemsRepository)?
-    private let queries: (@Sendable (_ sourceID: String) -> any MoviesQueriesRepository)?
+    private let queries: (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)?
     private let activities = Mutex<[String: CacheActivity]>([:])
+    /// The stored identity of each source of the run, by id (registered by `services(for:identity:)`).
+    private let identities = Mutex<[String: SourceIdentity]>([:])
     private let now: @Sendable () -> Date
 
     /// - Parameter database: nil runs without a store (it could not be opened): no cache, no history.
-    public convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
+    convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
         self.init(
             responses: database.map(SQLiteResponseCacheStore.init), snapshots: database.map(SQLiteSourceSnapshotRepository.init),
             history: database.map(SQLiteSeenItemsRepository.init),
@@ -47,14 +49,15 @@ public final class RunStorage: Sendable {
 
     private static func queriesFactory(
         _ database: AppDatabase?
-    ) -> (@Sendable (_ sourceID: String) -> any MoviesQueriesRepository)? {
+    ) -> (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)? {
         guard let database else { return nil }
-        return { sourceID in SQLiteMoviesQueriesRepository(database: database, sourceID: sourceID) }
+        return { source in SQLiteMoviesQueriesRepository(database: database, source: source) }
     }
 
-    public init(
+    init(
         responses: (any ResponseCacheStore)?, snapshots: (any SourceSnapshotRepository)?, history: (any SeenItemsRepository)?,
-        queries: (@Sendable (_ sourceID: String) -> any MoviesQueriesRepository)? = nil, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }
+        queries: (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)? = nil, mode: CacheMode = .normal,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.responses = responses
         self.snapshots = snapshots
@@ -65,29 +68,21 @@ public final class RunStorage: Sendable {
     }
 
     /// The services of one source: its recent-queries repository, and its response-cache policy unless its
-    /// TTL is 0 or there is no store.
-    func services(for source: Manifest.Source) -> ProviderServices {
-        let moviesQueries = queries?(source.id)
+    /// TTL is 0 or there is no store. Registers `identity` as the source's for everything stored this run.
+    func services(for source: Manifest.Source, identity: SourceIdentity) -> ProviderServices {
+        identities.withLock { $0[source.id] = identity }
+        let moviesQueries = queries?(identity)
         guard let responses, source.cacheTTLSeconds > 0 else { return ProviderServices(moviesQueries: moviesQueries) }
         let policy = ResponseCachePolicy(store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode)
         activities.withLock { $0[source.id] = policy.activity }
         return ProviderServices(moviesQueries: moviesQueries, responseCache: policy)
     }
 
-    /// Applies the cache, the last good copies and the history to a finished run (see the type's comment).
+    /// Applies the cache, the last good copy and the history to a finished source (see the type's comment):
+    /// as soon as it is done, sources being independent of each other here.
     /// - Parameters:
     ///   - query: the run's `--query`: last good copies are kept per query.
     ///   - newOnly: `--new`.
-    public func finish(_ report: AggregateReport, query: String? = nil, newOnly: Bool = false) -> Outcome {
-        var notes: [String] = []
-        var finished = report
-        for index in finished.sources.indices {
-            finished.sources[index] = finish(finished.sources[index], query: query, newOnly: newOnly, notes: &notes)
-        }
-        return Outcome(report: finished, notes: notes)
-    }
-
-    /// `finish` for one source, as soon as it is done: sources are independent of each other here.
     func finish(_ report: SourceReport, query: String?, newOnly: Bool, notes: inout [String]) -> SourceReport {
         var source = report
         if let activity = activities.withLock({ $0[source.id] }) {
@@ -122,8 +117,9 @@ public final class RunStorage: Sendable {
     /// Records `itemIDs` in `sourceID`'s history when nothing depends on which were new (no `--new`).
     /// - Returns: a note for people when the history could not be updated.
     func markSeen(_ itemIDs: [String], sourceID: String) -> String? {
+        guard let history, let source = identity(of: sourceID) else { return nil }
         do {
-            try history?.markSeen(sourceID: sourceID, itemIDs: itemIDs, at: now())
+            try history.markSeen(by: source, itemIDs: itemIDs, at: now())
             return nil
         } catch {
             return "the item history could not be updated: \(error.message)"
@@ -136,23 +132,30 @@ public final class RunStorage: Sendable {
     func recordSeen(
         _ items: [Item], sourceID: String, newOnly: Bool
     ) -> (items: [Item], isFirstRun: Bool, note: String?) {
-        guard let history else {
+        guard let history, let source = identity(of: sourceID) else {
             return (items, false, newOnly ? "no item history (the store is unavailable): showing every item" : nil)
         }
         guard newOnly else { return (items, false, markSeen(items.map(\.id), sourceID: sourceID)) }
         do {
-            let seen = try history.recordSeen(sourceID: sourceID, itemIDs: items.map(\.id), at: now())
+            let seen = try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now())
             return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)
         } catch {
             return (items, false, "the item history could not be updated: \(error.message)")
         }
     }
 
+    /// Whether `services(for:identity:)` registered `sourceID` this run.
+    func isRegistered(_ sourceID: String) -> Bool { identity(of: sourceID) != nil }
+
+    private func identity(of sourceID: String) -> SourceIdentity? {
+        identities.withLock { $0[sourceID] }
+    }
+
     /// Failure kinds a later try may not have: these are served from the last good copy.
     static let recoverableKinds: Set<SourceError.Kind> = [.network, .timeout, .rateLimited]
 
     private func applyCopies(to source: inout SourceReport, activity: CacheActivity, variant: String, notes: inout [String]) {
-        guard let snapshots else { return }
+        guard let snapshots, let identity = identity(of: source.id) else { return }
         switch source.status {
         case .ok:
             if mode == .offline {
@@ -161,7 +164,7 @@ public final class RunStorage: Sendable {
                 }
             } else if source.cache != .hit {
                 do {
-                    try snapshots.saveLastGood(SourceSnapshot(sourceID: source.id, variant: variant, items: source.items, savedAt: now()))
+                    try snapshots.saveLastGood(SourceSnapshot(source: identity, variant: variant, items: source.items, savedAt: now()))
                 } catch {
                     notes.append("\(source.id): the last good copy could not be saved: \(error.message)")
                 }
@@ -170,7 +173,7 @@ public final class RunStorage: Sendable {
             guard mode != .refresh, mode == .offline || Self.recoverableKinds.contains(source.error?.kind ?? .configuration) else { return }
             let copy: SourceSnapshot?
             do {
-                copy = try snapshots.lastGood(sourceID: source.id, variant: variant)
+                copy = try snapshots.lastGood(of: identity, variant: variant)
             } catch {
                 notes.append("\(source.id): \(error.message)")
                 copy = nil

@@ -2,19 +2,20 @@ import Domain
 import Foundation
 import Synchronization
 
-/// The run's items in output order while the run goes on (`--format ndjson`), with the store's part done
-/// source by source instead of at the end (`RunStorage.finish`).
+/// The one path of every run's items: the store's part, source by source while the run goes on, then the
+/// output in plan order. `RunEngine` hands it to `AggregateSourcesUseCase` whatever the format.
 ///
 /// A source that has read no response cache by its first batch (files, programs, `cacheTTLSeconds: 0`)
 /// streams: each batch is recorded in the item history (and filtered by `--new`) and passed on at once.
 /// A source that has (HTTP) is held until it finishes, because its last good copy may replace what it
-/// delivered; then it is passed on whole. Sources come out in the plan's order (`OrderedRelay`): the first
-/// unfinished one streams, later ones wait their turn.
+/// delivered; then it is passed on whole (`RunStorage.finish`). Sources come out in the plan's order
+/// through an `OrderedHandoff` drained by a thread of its own: the first unfinished source streams, later
+/// ones wait their turn, and a fast source waits for a slow writer (back-pressure).
 ///
 /// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
-/// `historyChunk` and recorded on a queue of their own (at most `maxPendingChunks` behind), while the items
+/// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind), while the items
 /// are already on their way out.
-public final class StreamingRun: ItemStream {
+final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
         var held: [Item] = []
@@ -23,74 +24,79 @@ public final class StreamingRun: ItemStream {
         var shown = 0
         var notes: [String] = []
         var report: SourceReport?
-        /// Ids streamed without `--new` and not yet handed to the history queue.
+        /// Ids streamed without `--new` and not yet handed to the history thread.
         var unrecorded: [String] = []
     }
 
+    private let descriptors: [SourceDescriptor]
     private let storage: RunStorage
     private let query: String?
     private let newOnly: Bool
     private let sources: Mutex<[Source]>
-    private let relay: OrderedRelay<[Item]>
-    private let historyQueue = DispatchQueue(label: "aggregate.history")
-    private let historyPending = DispatchSemaphore(value: StreamingRun.maxPendingChunks)
+    private let output: OrderedHandoff<[Item]>
+    private let history = OrderedHandoff<(index: Int, ids: [String])>(producers: 1, capacity: StreamingRun.maxPendingChunks)
+    /// Left by the output and the history threads when they are done.
+    private let drained = DispatchGroup()
 
     /// Ids recorded in the history at once without `--new` (one transaction each).
     static let historyChunk = 16_384
     /// Chunks waiting to be recorded, at most.
     static let maxPendingChunks = 4
+    /// Batches of the source being written that may wait for the writer.
+    static let outputCapacity = 8
 
     /// - Parameters:
     ///   - sources: the plan's sources, in its order.
-    ///   - write: receives every item to print, in output order, never two calls at once.
-    public init(
+    ///   - write: receives every item to print, in output order, on one thread of the run's own; `more` tells
+    ///     whether another batch is ready right now (a writer may gather before flushing).
+    init(
         sources: [SourceDescriptor], storage: RunStorage, query: String?, newOnly: Bool,
-        write: @escaping @Sendable (_ sourceID: String, _ items: [Item]) -> Void
+        write: @escaping @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
+        self.descriptors = sources
         self.storage = storage
         self.query = query
         self.newOnly = newOnly
         self.sources = Mutex(Array(repeating: Source(), count: sources.count))
-        self.relay = OrderedRelay(producers: sources.count) { index, items in write(sources[index].id, items) }
+        self.output = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
+        drained.enter()
+        output.drain(name: "aggregate.output", write, done: { [drained] in drained.leave() })
+        drained.enter()
+        history.drain(name: "aggregate.history", { [self] _, chunk, _ in
+            recordHistory(chunk.ids, index: chunk.index)
+        }, done: { [drained] in drained.leave() })
     }
 
-    /// Every source's items come here; `source(at:_:didEmit:)` decides whether to pass them on or hold them.
-    public func streamsItems(of source: SourceDescriptor) -> Bool { true }
+    /// On the history thread: records a chunk of streamed ids; a failure becomes one note per source.
+    private func recordHistory(_ ids: [String], index: Int) {
+        guard let note = storage.markSeen(ids, sourceID: descriptors[index].id) else { return }
+        let line = "\(descriptors[index].id): \(note)"
+        sources.withLock { sources in
+            if !sources[index].notes.contains(line) { sources[index].notes.append(line) }
+        }
+    }
 
-    public func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
+    func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
         let streams = sources.withLock { sources in
-            if sources[index].streams == nil { sources[index].streams = storage.canStream(source) }
-            if sources[index].streams == false { sources[index].held.append(contentsOf: items) }
-            return sources[index].streams!
+            let streams = sources[index].streams ?? storage.canStream(source)
+            sources[index].streams = streams
+            if !streams { sources[index].held.append(contentsOf: items) }
+            return streams
         }
         guard streams else { return }
         if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
-            if !shown.isEmpty { relay.push(shown, from: index) }
+            if !shown.isEmpty { output.push(shown, from: index) }
         } else {
-            relay.push(items, from: index)
+            output.push(items, from: index)
             let chunk: [String]? = sources.withLock { sources in
                 sources[index].unrecorded.append(contentsOf: items.lazy.map(\.id))
                 guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
                 defer { sources[index].unrecorded = [] }
                 return sources[index].unrecorded
             }
-            if let chunk { markSeen(chunk, index: index, source: source.id) }
-        }
-    }
-
-    /// Records a chunk of ids on the history queue, waiting first while `maxPendingChunks` are.
-    private func markSeen(_ ids: [String], index: Int, source: String) {
-        historyPending.wait()
-        historyQueue.async { [self] in
-            if let note = storage.markSeen(ids, sourceID: source) {
-                let line = "\(source): \(note)"
-                sources.withLock { sources in
-                    if !sources[index].notes.contains(line) { sources[index].notes.append(line) }
-                }
-            }
-            historyPending.signal()
+            if let chunk { history.push((index, chunk), from: 0) }
         }
     }
 
@@ -108,13 +114,13 @@ public final class StreamingRun: ItemStream {
         return recorded.items
     }
 
-    public func source(at index: Int, didFinish report: SourceReport) {
+    func source(at index: Int, didFinish report: SourceReport) {
         let source = sources.withLock { $0[index] }
         var finished = report
         var notes: [String] = []
         if source.streams == true {
             finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
-            if !source.unrecorded.isEmpty { markSeen(source.unrecorded, index: index, source: report.id) }
+            if !source.unrecorded.isEmpty { history.push((index, source.unrecorded), from: 0) }
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
                     notes.append("\(report.id): first run with --new: all \(report.streamedItemCount) items are new")
@@ -126,7 +132,7 @@ public final class StreamingRun: ItemStream {
             finished.items = source.held
             finished.streamedItemCount = 0
             finished = storage.finish(finished, query: query, newOnly: newOnly, notes: &notes)
-            if !finished.items.isEmpty { relay.push(finished.items, from: index) }
+            if !finished.items.isEmpty { output.push(finished.items, from: index, waiting: false) }
             (finished.items, finished.streamedItemCount) = ([], finished.items.count)
         }
         sources.withLock { sources in
@@ -135,17 +141,26 @@ public final class StreamingRun: ItemStream {
             sources[index].report = finished
             sources[index].notes.append(contentsOf: notes)
         }
-        relay.finish(index)
+        output.finish(index)
     }
 
-    /// The run as printed: every source after the store's part (its items counted, all of them passed on),
-    /// and the notes for people, in plan order. Call once the run completed, from a thread that may block.
-    public func outcome(_ report: AggregateReport) -> RunStorage.Outcome {
-        historyQueue.sync {}  // the last batches' history
-        return sources.withLock { sources in
-            var finished = report
-            finished.sources = report.sources.indices.map { sources[$0].report ?? report.sources[$0] }
-            return RunStorage.Outcome(report: finished, notes: sources.flatMap(\.notes))
+    /// The run as printed, once every item was written and the history recorded: every source after the
+    /// store's part (its items counted, all of them passed on), and the notes for people, in plan order.
+    /// Call when the use case completed.
+    func outcome(_ report: AggregateReport, completion: @escaping @Sendable (RunStorage.Outcome) -> Void) {
+        history.finish(0)
+        drained.notify(queue: .global()) { [self] in
+            completion(sources.withLock { sources in
+                var finished = report
+                finished.sources = report.sources.indices.map { sources[$0].report ?? report.sources[$0] }
+                return RunStorage.Outcome(report: finished, notes: sources.flatMap(\.notes))
+            })
+        }
+    }
+
+    func outcome(_ report: AggregateReport) async -> RunStorage.Outcome {
+        await withCheckedContinuation { continuation in
+            outcome(report) { continuation.resume(returning: $0) }
         }
     }
 }

@@ -23,7 +23,7 @@ public struct ExecProvider: Provider {
     public var options: [OptionSpec] {
         [
             OptionSpec("command", "array of strings", required: true,
-                       help: "the program and its first arguments (argv); a first element containing '/' is relative to the manifest, else looked up on PATH"),
+                       identity: .local, help: "the program and its first arguments (argv); a first element containing '/' is relative to the manifest, else looked up on PATH"),
             OptionSpec("args", "array of strings", default: "[]", help: "more arguments, appended to command"),
             OptionSpec("env", "object of strings", default: "{}",
                        help: "environment variables added to a minimal inherited one (PATH, HOME, locale, TZ, TMPDIR, USER); values are never logged"),
@@ -32,7 +32,7 @@ public struct ExecProvider: Provider {
             OptionSpec("input", "stdin | file", default: "stdin",
                        help: "how the input JSON is passed: on stdin, or as the path of a temporary file appended to the arguments"),
             OptionSpec("maxOutputBytes", "integer", default: "\(ExecCommand.defaultMaxOutputBytes)",
-                       help: "stdout larger than this stops the program and fails the source"),
+                       identity: .tuning, help: "stdout larger than this stops the program and fails the source"),
         ]
     }
 

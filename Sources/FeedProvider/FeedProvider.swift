@@ -34,9 +34,9 @@ public struct FeedProvider: Provider {
             OptionSpec("urls", "array of strings (http/https URLs)",
                        help: "Feeds to fetch. At least one of urls and paths is required."),
             OptionSpec("paths", "array of strings",
-                       help: "Local feed files or glob patterns (*, ?, [abc]), relative to the manifest's directory."),
+                       identity: .local, help: "Local feed files or glob patterns (*, ?, [abc]), relative to the manifest's directory."),
             OptionSpec("maxItemsPerFeed", "integer ≥ 1", default: String(Self.defaultMaxItemsPerFeed),
-                       help: "Entries kept from each feed, from its top; parsing stops there."),
+                       identity: .tuning, help: "Entries kept from each feed, from its top; parsing stops there."),
         ] + HTTPSourceOptions.specs(defaultBaseURL: Self.unusedBaseURL).filter { $0.name != "baseURL" }
     }
 

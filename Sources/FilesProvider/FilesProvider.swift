@@ -34,7 +34,7 @@ extension FilesProvider: Provider {
         [
             OptionSpec(
                 "paths", "array of strings", required: true,
-                help: "Glob patterns (*, ?, [abc]) relative to the manifest's directory; files are read in pattern order, each pattern's matches sorted"),
+                identity: .local, help: "Glob patterns (*, ?, [abc]) relative to the manifest's directory; files are read in pattern order, each pattern's matches sorted"),
             OptionSpec(
                 "format", "string", default: "auto",
                 help: "One of \(formats.joined(separator: ", ")); auto picks by extension: .json, .ndjson/.jsonl, .csv"

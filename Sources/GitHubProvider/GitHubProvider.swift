@@ -42,7 +42,7 @@ public struct GitHubProvider: Provider {
             OptionSpec("includePullRequests", "boolean", default: "false",
                        help: "Keep pull requests (GitHub lists them with issues); they get fields.isPullRequest."),
             OptionSpec("maxItems", "integer 1–\(Self.maxItemsLimit)", default: String(Self.defaultMaxItems),
-                       help: "Issues per repository; pages are fetched until this many are kept."),
+                       identity: .tuning, help: "Issues per repository; pages are fetched until this many are kept."),
             OptionSpec("token", "string",
                        help: "A GitHub token, normally \"${GITHUB_TOKEN:-}\" (empty: anonymous, lower rate limit). "
                            + "Sent only as an Authorization header; never printed."),

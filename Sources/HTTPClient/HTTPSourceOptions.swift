@@ -34,12 +34,12 @@ public struct HTTPSourceOptions: Sendable, Hashable {
                        help: "Where the API lives (a proxy, an enterprise host, a test server). https:// is required "
                            + "when a credential is sent, except to loopback hosts."),
             OptionSpec("maxRetries", "integer 0–\(maxRetriesLimit)", default: String(RetryPolicy.defaultMaxRetries),
-                       help: "Repeats of a GET after a network error, 429 or 5xx (exponential backoff with jitter; "
+                       identity: .tuning, help: "Repeats of a GET after a network error, 429 or 5xx (exponential backoff with jitter; "
                            + "Retry-After honoured when it fits in the source's timeout)."),
             OptionSpec("requestTimeoutSeconds", "number", default: "the source's timeout",
-                       help: "The longest one request may take."),
+                       identity: .tuning, help: "The longest one request may take."),
             OptionSpec("maxResponseBytes", "integer", default: String(HTTPClientConfiguration.defaultMaxResponseBytes),
-                       help: "Responses larger than this are refused (16 MiB by default)."),
+                       identity: .tuning, help: "Responses larger than this are refused (16 MiB by default)."),
         ]
     }
 

@@ -165,7 +165,55 @@ public struct AppDatabase: Sendable {
                 );
                 """)
         }
+        // Stored data belongs to a source identity (id + fingerprint of what it fetches), not to an id alone.
+        // Last good copies saved without a fingerprint cannot be told apart, so none is kept (a copy served for
+        // the wrong options would be wrong data). History and recent queries are carried over with an empty
+        // fingerprint: the first run of that source id after the upgrade adopts them (see `adoptLegacy`).
+        migrator.registerMigration("v2-source-identity") { db in
+            try db.execute(sql: """
+                DROP TABLE source_snapshot;
+                CREATE TABLE source_snapshot (
+                    source_id TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    variant TEXT NOT NULL,
+                    items BLOB NOT NULL,
+                    saved_at REAL NOT NULL,
+                    PRIMARY KEY (source_id, fingerprint, variant)
+                );
+                CREATE TABLE seen_item_v2 (
+                    source_id TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    item_id TEXT NOT NULL,
+                    first_seen_at REAL NOT NULL,
+                    PRIMARY KEY (source_id, fingerprint, item_id)
+                ) WITHOUT ROWID;
+                INSERT INTO seen_item_v2 SELECT source_id, '', item_id, first_seen_at FROM seen_item;
+                DROP TABLE seen_item;
+                ALTER TABLE seen_item_v2 RENAME TO seen_item;
+                CREATE TABLE movies_query_v2 (
+                    source_id TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    query_key TEXT NOT NULL,
+                    query TEXT NOT NULL,
+                    used_at REAL NOT NULL,
+                    PRIMARY KEY (source_id, fingerprint, query_key)
+                );
+                INSERT INTO movies_query_v2 SELECT source_id, '', query_key, query, used_at FROM movies_query;
+                DROP TABLE movies_query;
+                ALTER TABLE movies_query_v2 RENAME TO movies_query;
+                """)
+        }
         return migrator
+    }
+
+    /// Gives `source` the rows of `table` stored for its id before fingerprints existed (migration
+    /// "v2-source-identity"): the first run of that id after the upgrade takes them, on the assumption that
+    /// its options did not change across the upgrade. Later runs find none left to take.
+    static func adoptLegacy(_ table: String, for source: SourceIdentity, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE OR IGNORE \(table) SET fingerprint = ? WHERE source_id = ? AND fingerprint = ''",
+            arguments: [source.fingerprint, source.id])
+        try db.execute(sql: "DELETE FROM \(table) WHERE source_id = ? AND fingerprint = ''", arguments: [source.id])
     }
 
     /// Runs `work` in a write transaction, mapping SQLite failures to the Domain's `io` error.

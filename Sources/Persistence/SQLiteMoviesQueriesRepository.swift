@@ -10,11 +10,27 @@ public struct SQLiteMoviesQueriesRepository: Sendable {
     public static let maxStored = 20
 
     private let database: AppDatabase
-    private let sourceID: String
+    private let source: SourceIdentity
 
-    public init(database: AppDatabase, sourceID: String) {
+    public init(database: AppDatabase, source: SourceIdentity) {
         self.database = database
-        self.sourceID = sourceID
+        self.source = source
+    }
+}
+
+extension SQLiteMoviesQueriesRepository {
+    /// The recent queries of every configuration of source `id`, for when its identity cannot be known (its
+    /// `${VAR}`s are not set where `aggregate queries` runs).
+    public static func recentQueries(
+        database: AppDatabase, anyConfigurationOf id: String, maxCount: Int
+    ) throws(SourceError) -> [String] {
+        let limit = min(max(0, maxCount), Self.maxStored)
+        guard limit > 0 else { return [] }
+        return try database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT query FROM movies_query WHERE source_id = ? ORDER BY used_at DESC, rowid DESC LIMIT ?",
+                arguments: [id, limit])
+        }
     }
 }
 
@@ -22,10 +38,14 @@ extension SQLiteMoviesQueriesRepository: MoviesQueriesRepository {
     public func recentQueries(maxCount: Int) throws(SourceError) -> [String] {
         let limit = min(max(0, maxCount), Self.maxStored)
         guard limit > 0 else { return [] }
+        // Rows from before fingerprints (empty) count until the source's next search adopts them.
         return try database.read { db in
             try String.fetchAll(
-                db, sql: "SELECT query FROM movies_query WHERE source_id = ? ORDER BY used_at DESC, rowid DESC LIMIT ?",
-                arguments: [sourceID, limit])
+                db, sql: """
+                    SELECT query FROM movies_query WHERE source_id = ? AND fingerprint IN (?, '')
+                    ORDER BY used_at DESC, rowid DESC LIMIT ?
+                    """,
+                arguments: [source.id, source.fingerprint, limit])
         }
     }
 
@@ -33,15 +53,20 @@ extension SQLiteMoviesQueriesRepository: MoviesQueriesRepository {
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return }
         try database.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO movies_query (source_id, query_key, query, used_at) VALUES (?, ?, ?, ?)",
-                arguments: [sourceID, text.lowercased(), text, Date().timeIntervalSince1970])
+            try AppDatabase.adoptLegacy("movies_query", for: source, in: db)
             try db.execute(
                 sql: """
-                    DELETE FROM movies_query WHERE source_id = ? AND rowid NOT IN (
-                        SELECT rowid FROM movies_query WHERE source_id = ? ORDER BY used_at DESC, rowid DESC LIMIT ?)
+                    INSERT OR REPLACE INTO movies_query (source_id, fingerprint, query_key, query, used_at)
+                    VALUES (?, ?, ?, ?, ?)
                     """,
-                arguments: [sourceID, sourceID, Self.maxStored])
+                arguments: [source.id, source.fingerprint, text.lowercased(), text, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    DELETE FROM movies_query WHERE source_id = ? AND fingerprint = ? AND rowid NOT IN (
+                        SELECT rowid FROM movies_query WHERE source_id = ? AND fingerprint = ?
+                        ORDER BY used_at DESC, rowid DESC LIMIT ?)
+                    """,
+                arguments: [source.id, source.fingerprint, source.id, source.fingerprint, Self.maxStored])
         }
     }
 }

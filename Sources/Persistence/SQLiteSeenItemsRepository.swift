@@ -12,31 +12,34 @@ public struct SQLiteSeenItemsRepository: Sendable {
 }
 
 extension SQLiteSeenItemsRepository: SeenItemsRepository {
-    public func recordSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems {
+    public func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems {
         try database.write { db in
+            try AppDatabase.adoptLegacy("seen_item", for: source, in: db)
             let hasHistory = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = ?)", arguments: [sourceID]) ?? false
+                db, sql: "SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = ? AND fingerprint = ?)",
+                arguments: [source.id, source.fingerprint]) ?? false
             // One statement for the whole batch: the ids go in as a JSON array, and RETURNING names the rows
             // actually inserted (an id seen before is ignored, so not returned).
             let unseen = try String.fetchSet(
                 db,
                 sql: """
-                    INSERT OR IGNORE INTO seen_item (source_id, item_id, first_seen_at)
-                    SELECT ?, value, ? FROM json_each(?) RETURNING item_id
+                    INSERT OR IGNORE INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
+                    SELECT ?, ?, value, ? FROM json_each(?) RETURNING item_id
                     """,
-                arguments: [sourceID, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
+                arguments: [source.id, source.fingerprint, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
             return SeenItems(unseen: unseen, isFirstRun: !hasHistory)
         }
     }
 
-    public func markSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError) {
+    public func markSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) {
         try database.write { db in
+            try AppDatabase.adoptLegacy("seen_item", for: source, in: db)
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO seen_item (source_id, item_id, first_seen_at)
-                    SELECT ?, value, ? FROM json_each(?)
+                    INSERT OR IGNORE INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
+                    SELECT ?, ?, value, ? FROM json_each(?)
                     """,
-                arguments: [sourceID, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
+                arguments: [source.id, source.fingerprint, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
         }
     }
 

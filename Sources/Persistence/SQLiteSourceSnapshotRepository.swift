@@ -12,10 +12,11 @@ public struct SQLiteSourceSnapshotRepository: Sendable {
 }
 
 extension SQLiteSourceSnapshotRepository: SourceSnapshotRepository {
-    public func lastGood(sourceID: String, variant: String) throws(SourceError) -> SourceSnapshot? {
+    public func lastGood(of source: SourceIdentity, variant: String) throws(SourceError) -> SourceSnapshot? {
         let row = try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT items, saved_at FROM source_snapshot WHERE source_id = ? AND variant = ?",
-                             arguments: [sourceID, variant])
+            try Row.fetchOne(
+                db, sql: "SELECT items, saved_at FROM source_snapshot WHERE source_id = ? AND fingerprint = ? AND variant = ?",
+                arguments: [source.id, source.fingerprint, variant])
         }
         guard let row else { return nil }
         let data: Data = row["items"]
@@ -23,10 +24,10 @@ extension SQLiteSourceSnapshotRepository: SourceSnapshotRepository {
         do {
             items = try JSONDecoder().decode([StoredItemDTO].self, from: data)
         } catch {
-            throw SourceError(.io, "the last good copy of \(sourceID) is unreadable")
+            throw SourceError(.io, "the last good copy of \(source.id) is unreadable")
         }
         return SourceSnapshot(
-            sourceID: sourceID, variant: variant, items: items.map { $0.toDomain() },
+            source: source, variant: variant, items: items.map { $0.toDomain() },
             savedAt: Date(timeIntervalSince1970: row["saved_at"]))
     }
 
@@ -35,12 +36,15 @@ extension SQLiteSourceSnapshotRepository: SourceSnapshotRepository {
         do {
             data = try JSONEncoder().encode(snapshot.items.map(StoredItemDTO.init))
         } catch {
-            throw SourceError(.io, "the items of \(snapshot.sourceID) could not be encoded for the store")
+            throw SourceError(.io, "the items of \(snapshot.source.id) could not be encoded for the store")
         }
         try database.write { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO source_snapshot (source_id, variant, items, saved_at) VALUES (?, ?, ?, ?)",
-                arguments: [snapshot.sourceID, snapshot.variant, data, snapshot.savedAt.timeIntervalSince1970])
+                sql: """
+                    INSERT OR REPLACE INTO source_snapshot (source_id, fingerprint, variant, items, saved_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [snapshot.source.id, snapshot.source.fingerprint, snapshot.variant, data, snapshot.savedAt.timeIntervalSince1970])
         }
     }
 }

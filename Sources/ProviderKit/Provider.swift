@@ -28,18 +28,36 @@ extension Provider {
 
 /// Documentation and validation of one provider option.
 public struct OptionSpec: Sendable, Hashable {
+    /// How an option takes part in the source's stored identity (the fingerprint that its last good copy,
+    /// history and recent queries are kept under).
+    public enum Identity: Sendable, Hashable {
+        /// It changes what the source fetches (a city, a repository, a key): a new value is a new identity.
+        case value
+        /// It changes only how the source fetches (retries, timeouts, size caps, how many items are kept):
+        /// a new value keeps the identity, and so the history.
+        case tuning
+        /// Its value names local things relative to the manifest's directory (paths, a program): the
+        /// directory is part of the identity too.
+        case local
+    }
+
     public var name: String
     /// The JSON shape in words, for `aggregate providers` ("array of strings").
     public var type: String
     public var required: Bool
     public var defaultValue: String?
     public var help: String
+    public var identity: Identity
 
-    public init(_ name: String, _ type: String, required: Bool = false, default defaultValue: String? = nil, help: String) {
+    public init(
+        _ name: String, _ type: String, required: Bool = false, default defaultValue: String? = nil,
+        identity: Identity = .value, help: String
+    ) {
         self.name = name
         self.type = type
         self.required = required
         self.defaultValue = defaultValue
+        self.identity = identity
         self.help = help
     }
 }

@@ -38,7 +38,7 @@ public struct TMDBProvider: Provider {
             OptionSpec("query", "string",
                        help: "What to search for (search mode; required there unless --query gives it)."),
             OptionSpec("pages", "integer 1–\(Self.maxPages)", default: "1",
-                       help: "Pages of 20 movies to read; never more than TMDB has."),
+                       identity: .tuning, help: "Pages of 20 movies to read; never more than TMDB has."),
             OptionSpec("language", "string (en-US)", help: "Language of titles and overviews (ISO 639-1, optional region)."),
             OptionSpec("region", "string (US)",
                        help: "ISO 3166-1 country for release dates and regional lists (not for trending)."),

@@ -21,37 +21,27 @@ struct QueriesCommand: ParsableCommand {
 
     func run() throws {
         let container = try manifestOptions.loadContainer()
-        let ids: [String]
-        do throws(SelectionError) {
-            ids = try container.recentQueriesSources(named: source)
+        let rows: [(source: String, query: String)]
+        do throws(RecentQueriesError) {
+            rows = try container.recentQueries(source: source)
         } catch {
-            throw ValidationError(error.description)
-        }
-        let (database, warnings) = container.openStore()
-        for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
-        guard let database else {
-            Terminal.writeError("aggregate: the store in \(container.dataDirectory.url.path) cannot be opened\n")
-            throw ExitCode(ExitStatus.sourcesFailed)
-        }
-        var rows: [[String]] = []
-        for id in ids {
-            let queries: [String]
-            do throws(SourceError) {
-                queries = try container.makeMoviesQueriesRepository(database: database, sourceID: id)
-                    .recentQueries(maxCount: AppDIContainer.recentQueriesLimit)
-            } catch {
-                Terminal.writeError("aggregate: \(id): \(error.kind.rawValue): \(error.message)\n")
+            switch error {
+            case .selection: throw ValidationError(error.description)
+            case .storeUnavailable(_, let warnings):
+                for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
+                fallthrough
+            case .store:
+                Terminal.writeError("aggregate: \(error)\n")
                 throw ExitCode(ExitStatus.sourcesFailed)
             }
-            rows += queries.map { [id, $0] }
         }
         if source != nil {
-            for row in rows { print(row[1]) }
+            for row in rows { print(row.query) }
         } else if !rows.isEmpty {
-            print(TextColumns.format([["SOURCE", "QUERY"]] + rows), terminator: "")
+            print(TextColumns.format([["SOURCE", "QUERY"]] + rows.map { [$0.source, $0.query] }), terminator: "")
         }
         if rows.isEmpty {
-            Terminal.writeError("aggregate: no recent queries in \(container.dataDirectory.url.path)\n")
+            Terminal.writeError("aggregate: no recent queries in \(container.dataDirectoryURL.path)\n")
         }
     }
 }

@@ -91,58 +91,46 @@ struct RunCommand: ParsableCommand {
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
         let container = try manifestOptions.loadContainer(logger: logger)
-        let (database, storeWarnings) = container.openStore()
-        if !quiet {
-            for warning in storeWarnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
-        }
-        let storage = RunStorage(database: database, mode: offline ? .offline : noCache ? .refresh : .normal)
-        let plan: [PlannedSource]
-        do throws(SelectionError) {
-            plan = try container.plan(selection: selection, query: query, storage: storage)
-        } catch {
-            throw ValidationError(error.description)
-        }
-
+        let request = RunRequest(
+            selection: selection, query: query, deadlineSeconds: deadline,
+            cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new)
         let viewModel = AggregateViewModel()
         let progress = Terminal.stderrIsTTY && !quiet
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
             : nil
         progress?.attach(to: viewModel)
-        let output = StandardOutput()
-        let useCase = container.makeAggregateSourcesUseCase()
-        let finished: RunStorage.Outcome
-        let streamWriter = streamingWriter(to: output)
-        if let streamWriter {
-            // NDJSON in source order goes out while the run goes on: nothing is held but the batch in hand.
-            let stream = StreamingRun(
-                sources: plan.map(\.descriptor), storage: storage, query: query, newOnly: new,
-                write: { id, items in streamWriter.write(items, source: id) })
-            let loaded = useCase.executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel, stream: stream)
-            progress?.finish()
-            streamWriter.flush()
-            finished = stream.outcome(loaded)
-        } else {
-            let loaded = useCase.executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
-            progress?.finish()  // before stdout: both usually share one terminal
-            finished = storage.finish(loaded, query: query, newOnly: new)
+        let stdout = StandardOutput()
+        let streamWriter = streamingWriter(to: stdout)
+        let output: RunOutput = streamWriter.map { writer in
+            .stream { source, items, more in writer.write(items, source: source.id, more: more) }
+        } ?? .collect
+        let interruption = Interruption.install()
+        let outcome: RunOutcome
+        do throws(SelectionError) {
+            outcome = try container.runAndWait(request, cancellation: interruption.token, observer: viewModel, output: output)
+        } catch {
+            throw ValidationError(error.description)
         }
+        progress?.finish()  // before stdout: both usually share one terminal
+        streamWriter?.flush()
         // The view model is the one source of what is shown: live progress above, the final render here.
-        viewModel.runDidFinish(finished.report)
-        let report = (viewModel.report ?? finished.report).ordered(by: sort)
+        viewModel.runDidFinish(outcome.report)
+        let report = (viewModel.report ?? outcome.report).ordered(by: sort)
         if !quiet {
-            for note in finished.notes { Terminal.writeError("aggregate: \(note)\n") }
+            for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
+            for note in outcome.notes { Terminal.writeError("aggregate: \(note)\n") }
         }
-
         if streamWriter == nil {
-            var stream = output
+            var stream = stdout
             let options = RenderOptions(
                 limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
                 width: Terminal.stdoutWidth)
             Renderers.renderer(for: format).render(report, options: options, to: &stream)
         }
-        output.flush()
+        stdout.flush()
 
         reportOnStandardError(report)
+        if interruption.happened { throw ExitCode(ExitStatus.interrupted) }
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
     }
 

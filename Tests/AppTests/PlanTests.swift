@@ -1,4 +1,4 @@
-import App
+@testable import App
 import Domain
 import Foundation
 import Testing

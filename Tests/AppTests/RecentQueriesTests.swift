@@ -1,4 +1,4 @@
-import App
+@testable import App
 import Domain
 import Foundation
 import Persistence
@@ -46,25 +46,17 @@ final class RecentQueriesTests: Sendable {
     @Test("each source's successful query lands in its own list in the store under AGGREGATE_HOME")
     func savedPerSource() async throws {
         let loaded = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
-        #expect(loaded.dataDirectory.url.path == home.path)
-        let opened = loaded.openStore().database
-        #expect(opened != nil)
-        let storage = RunStorage(database: opened)
+        #expect(loaded.dataDirectoryURL.path == home.path)
         for (source, query) in [("movies", "Inception"), ("films", "Heat"), ("movies", "Alien")] {
-            _ = await AggregateSourcesUseCase().execute(try loaded.plan(selection: [source], query: query, storage: storage))
+            let outcome = try await loaded.run(RunRequest(selection: [source], query: query))
+            #expect(outcome.report.sources.allSatisfy { $0.status == .ok })
         }
 
         // A later run (a new container, a new connection) reads what this one saved.
         let later = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
-        guard let database = later.openStore().database else {
-            Issue.record("the store did not open")
-            return
-        }
-        #expect(try later.makeMoviesQueriesRepository(database: database, sourceID: "movies").recentQueries(maxCount: 20)
-            == ["Alien", "Inception"])
-        #expect(try later.makeMoviesQueriesRepository(database: database, sourceID: "films").recentQueries(maxCount: 20)
-            == ["Heat"])
-        #expect(FileManager.default.fileExists(atPath: later.dataDirectory.databaseURL.path))
+        #expect(try later.recentQueries(source: "movies").map(\.query) == ["Alien", "Inception"])
+        #expect(try later.recentQueries(source: "films").map(\.query) == ["Heat"])
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("aggregate.sqlite").path))
     }
 
     @Test("queries lists the sources that take a query, or the one named; others are refused clearly")

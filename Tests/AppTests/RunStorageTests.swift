@@ -41,10 +41,10 @@ struct RunStorageTests {
         newOnly: Bool = false
     ) async -> RunStorage.Outcome {
         let storage = RunStorage(database: database, mode: mode, now: { [clock] in clock.now })
-        let services = storage.services(for: source(ttl: ttl))
+        let services = storage.services(for: source(ttl: ttl), identity: .testing("weather"))
         for event in events { services.responseCache?.activity.record(event) }
         // SQLite work runs on a thread of its own, never on the shared pool the loopback servers need.
-        return await onOwnThread { storage.finish(loaded, newOnly: newOnly) }
+        return await onOwnThread { storage.finishAll(loaded, newOnly: newOnly) }
     }
 
     @Test("a source that fails for a network reason is served from its last good copy, stale, with the copy's age")
@@ -85,9 +85,9 @@ struct RunStorageTests {
     @Test("cacheTTLSeconds 0 turns the cache off for the source")
     func ttlZero() async {
         let storage = RunStorage(database: database)
-        #expect(storage.services(for: source(ttl: 0)).responseCache == nil)
-        #expect(storage.services(for: source(ttl: 1)).responseCache?.ttlSeconds == 1)
-        let finished = await onOwnThread { storage.finish(report(.ok, items: ["a"])) }
+        #expect(storage.services(for: source(ttl: 0), identity: .testing("weather")).responseCache == nil)
+        #expect(storage.services(for: source(ttl: 1), identity: .testing("weather")).responseCache?.ttlSeconds == 1)
+        let finished = await onOwnThread { storage.finishAll(report(.ok, items: ["a"])) }
         #expect(finished.report.sources.first?.cache == .off)
     }
 
@@ -136,8 +136,8 @@ struct RunStorageTests {
     @Test("without a store the run goes on: no cache, and --new says it cannot filter")
     func noStore() {
         let storage = RunStorage(database: nil)
-        #expect(storage.services(for: source()).responseCache == nil)
-        let finished = storage.finish(report(.ok, items: ["a"]), newOnly: true)
+        #expect(storage.services(for: source(), identity: .testing("weather")).responseCache == nil)
+        let finished = storage.finishAll(report(.ok, items: ["a"]), newOnly: true)
         #expect(finished.report.sources.first?.items.count == 1)
         #expect(finished.notes.first?.contains("no item history") == true)
     }
@@ -164,4 +164,22 @@ struct RunStorageTests {
         #expect(StoreReport.cleared(removed, cache: true, sourceID: "weather")
             == "removed 3 stored responses and 1 last good copy of source weather")
     }
+}
+
+extension RunStorage {
+    /// The store's part for every source of a finished report, one source after another (as the engine
+    /// applies it to each held source when it finishes).
+    func finishAll(_ report: AggregateReport, query: String? = nil, newOnly: Bool = false) -> Outcome {
+        var notes: [String] = []
+        var finished = report
+        for index in finished.sources.indices {
+            finished.sources[index] = finish(finished.sources[index], query: query, newOnly: newOnly, notes: &notes)
+        }
+        return Outcome(report: finished, notes: notes)
+    }
+}
+
+extension SourceIdentity {
+    /// An identity for tests: the id and a fingerprint derived from it.
+    static func testing(_ id: String) -> SourceIdentity { SourceIdentity(id: id, fingerprint: "fp-\(id)") }
 }

@@ -51,10 +51,14 @@ struct StreamingRunTests {
     ) async -> (written: [String], outcome: RunStorage.Outcome) {
         let written = Written()
         let plan = sources.map { PlannedSource(descriptor: descriptor($0.id), plan: .load($0.source)) }
+        for source in sources where !storage.isRegistered(source.id) {  // as the plan does for every loaded source
+            _ = storage.services(for: manifestSource(source.id, ttl: 0), identity: .testing(source.id))
+        }
         let stream = StreamingRun(
-            sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly, write: written.append)
+            sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly,
+            write: { index, items, _ in written.append(plan[index].descriptor.id, items) })
         let loaded = await AggregateSourcesUseCase().execute(plan, stream: stream)
-        let outcome = await onOwnThread { stream.outcome(loaded) }  // waits for the history queue
+        let outcome = await stream.outcome(loaded)  // waits for the output and history threads
         return (written.all, outcome)
     }
 
@@ -94,7 +98,7 @@ struct StreamingRunTests {
     func cachedSourceHeld() async throws {
         let clock = RunClock()
         let good = RunStorage(database: database, now: { clock.now })
-        let goodPolicy = try #require(good.services(for: manifestSource("api", ttl: 300)).responseCache)
+        let goodPolicy = try #require(good.services(for: manifestSource("api", ttl: 300), identity: .testing("api")).responseCache)
         let firstRun = await run(
             [("api", BatchesSource(batches: [["p1"], ["p2"]], beforeFirstBatch: { goodPolicy.activity.record(.miss) }))],
             storage: good)
@@ -102,7 +106,7 @@ struct StreamingRunTests {
 
         clock.advance(60)
         let failing = RunStorage(database: database, now: { clock.now })
-        let policy = try #require(failing.services(for: manifestSource("api", ttl: 300)).responseCache)
+        let policy = try #require(failing.services(for: manifestSource("api", ttl: 300), identity: .testing("api")).responseCache)
         struct Failing: ItemSource {
             let policy: ResponseCachePolicy
             func load(_ context: LoadContext, into sink: ItemSink) {

@@ -110,8 +110,7 @@ struct AppDatabaseTests {
                     await onOwnThread {
                         let history = SQLiteSeenItemsRepository(database: database)
                         for batch in 0..<50 {
-                            _ = try? history.recordSeen(
-                                sourceID: "s\(index)", itemIDs: (0..<20).map { "\(batch)-\($0)" }, at: Date())
+                            _ = try? history.recordSeen(by: .testing("s\(index)"), itemIDs: (0..<20).map { "\(batch)-\($0)" }, at: Date())
                         }
                     }
                 }

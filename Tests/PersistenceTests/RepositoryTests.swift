@@ -15,14 +15,14 @@ struct RepositoryTests {
 
     @Test("a last good copy round-trips every item field, per source and variant")
     func snapshots() async throws {
-        let saved = SourceSnapshot(sourceID: "weather", items: Self.items, savedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        let saved = SourceSnapshot(source: .testing("weather"), items: Self.items, savedAt: Date(timeIntervalSince1970: 1_800_000_000))
         let (plain, dune, other) = try await blocking {
             let repository = SQLiteSourceSnapshotRepository(database: try TemporaryDirectory().open())
             try repository.saveLastGood(saved)
-            try repository.saveLastGood(SourceSnapshot(sourceID: "weather", variant: "dune", items: [], savedAt: Date()))
-            return (try repository.lastGood(sourceID: "weather", variant: ""),
-                    try repository.lastGood(sourceID: "weather", variant: "dune"),
-                    try repository.lastGood(sourceID: "other", variant: ""))
+            try repository.saveLastGood(SourceSnapshot(source: .testing("weather"), variant: "dune", items: [], savedAt: Date()))
+            return (try repository.lastGood(of: .testing("weather"), variant: ""),
+                    try repository.lastGood(of: .testing("weather"), variant: "dune"),
+                    try repository.lastGood(of: .testing("other"), variant: ""))
         }
         #expect(plain == saved)
         #expect(dune?.items == [])
@@ -33,9 +33,9 @@ struct RepositoryTests {
     func history() async throws {
         let (first, second, other) = try await blocking {
             let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
-            return (try history.recordSeen(sourceID: "feed", itemIDs: ["a", "b"], at: Date()),
-                    try history.recordSeen(sourceID: "feed", itemIDs: ["b", "c"], at: Date()),
-                    try history.recordSeen(sourceID: "other", itemIDs: ["a"], at: Date()))
+            return (try history.recordSeen(by: .testing("feed"), itemIDs: ["a", "b"], at: Date()),
+                    try history.recordSeen(by: .testing("feed"), itemIDs: ["b", "c"], at: Date()),
+                    try history.recordSeen(by: .testing("other"), itemIDs: ["a"], at: Date()))
         }
         #expect(first == SeenItems(unseen: ["a", "b"], isFirstRun: true))
         #expect(second == SeenItems(unseen: ["c"], isFirstRun: false))
@@ -47,9 +47,9 @@ struct RepositoryTests {
         let ids = (0..<5000).map { "id-\($0)" } + ["quote\"d", "back\\slash", "日本", ""]
         let next = try await blocking {
             let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
-            try history.markSeen(sourceID: "log", itemIDs: ids, at: Date())
-            try history.markSeen(sourceID: "log", itemIDs: ["id-1"], at: Date())  // a repeat is ignored
-            return try history.recordSeen(sourceID: "log", itemIDs: ids + ["fresh"], at: Date())
+            try history.markSeen(by: .testing("log"), itemIDs: ids, at: Date())
+            try history.markSeen(by: .testing("log"), itemIDs: ["id-1"], at: Date())  // a repeat is ignored
+            return try history.recordSeen(by: .testing("log"), itemIDs: ids + ["fresh"], at: Date())
         }
         #expect(next == SeenItems(unseen: ["fresh"], isFirstRun: false))
     }
@@ -66,8 +66,8 @@ struct RepositoryTests {
                                                expiresAt: now.addingTimeInterval(fresh ? 60 : -1)), forKey: key, sourceID: source)
             }
             try SQLiteSourceSnapshotRepository(database: database)
-                .saveLastGood(SourceSnapshot(sourceID: "a", items: Self.items, savedAt: now))
-            _ = try SQLiteSeenItemsRepository(database: database).recordSeen(sourceID: "c", itemIDs: ["1", "2", "3"], at: now)
+                .saveLastGood(SourceSnapshot(source: .testing("a"), items: Self.items, savedAt: now))
+            _ = try SQLiteSeenItemsRepository(database: database).recordSeen(by: .testing("c"), itemIDs: ["1", "2", "3"], at: now)
             let maintenance = StoreMaintenance(database: database)
             return (try maintenance.stats(now: now), try maintenance.stats(sourceID: "b", now: now),
                     try maintenance.clearCache(sourceID: "a"), try store.response(forKey: "k3") != nil,

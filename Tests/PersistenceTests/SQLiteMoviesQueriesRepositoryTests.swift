@@ -9,7 +9,7 @@ struct SQLiteMoviesQueriesRepositoryTests {
     @Test("most recent first, and a repeated query moves to the front instead of appearing twice")
     func order() async throws {
         let (all, two) = try await blocking {
-            let repository = SQLiteMoviesQueriesRepository(database: try TemporaryDirectory().open(), sourceID: "movies")
+            let repository = SQLiteMoviesQueriesRepository(database: try TemporaryDirectory().open(), source: .testing("movies"))
             for query in ["Dune", "Alien", "  dune ", "Heat"] { try repository.saveRecentQuery(query) }
             return (try repository.recentQueries(maxCount: 10), try repository.recentQueries(maxCount: 2))
         }
@@ -20,7 +20,7 @@ struct SQLiteMoviesQueriesRepositoryTests {
     @Test("at most 20 are kept, and blank queries are ignored")
     func limit() async throws {
         let recent = try await blocking {
-            let repository = SQLiteMoviesQueriesRepository(database: try TemporaryDirectory().open(), sourceID: "movies")
+            let repository = SQLiteMoviesQueriesRepository(database: try TemporaryDirectory().open(), source: .testing("movies"))
             for number in 1...25 { try repository.saveRecentQuery("q\(number)") }
             try repository.saveRecentQuery("   ")
             return try repository.recentQueries(maxCount: 100)
@@ -34,11 +34,11 @@ struct SQLiteMoviesQueriesRepositoryTests {
         let (a, b) = try await blocking {
             let directory = try TemporaryDirectory()
             let database = try directory.open()
-            try SQLiteMoviesQueriesRepository(database: database, sourceID: "a").saveRecentQuery("Dune")
-            try SQLiteMoviesQueriesRepository(database: database, sourceID: "b").saveRecentQuery("Heat")
+            try SQLiteMoviesQueriesRepository(database: database, source: .testing("a")).saveRecentQuery("Dune")
+            try SQLiteMoviesQueriesRepository(database: database, source: .testing("b")).saveRecentQuery("Heat")
             let reopened = try directory.open()
-            return (try SQLiteMoviesQueriesRepository(database: reopened, sourceID: "a").recentQueries(maxCount: 20),
-                    try SQLiteMoviesQueriesRepository(database: reopened, sourceID: "b").recentQueries(maxCount: 20))
+            return (try SQLiteMoviesQueriesRepository(database: reopened, source: .testing("a")).recentQueries(maxCount: 20),
+                    try SQLiteMoviesQueriesRepository(database: reopened, source: .testing("b")).recentQueries(maxCount: 20))
         }
         #expect(a == ["Dune"])
         #expect(b == ["Heat"])

@@ -15,6 +15,10 @@ public final class ItemSink: Sendable {
     private struct State {
         var isFinished = false
         var warnings: [String] = []
+        /// `emit` calls forwarding right now; a finish that comes meanwhile waits for the last of them.
+        var emitting = 0
+        /// A finish that came while batches were being forwarded, delivered by the last of them.
+        var deferredFinish: (Outcome, [String])?
     }
 
     private let state = Mutex(State())
@@ -23,7 +27,7 @@ public final class ItemSink: Sendable {
 
     /// - Parameters:
     ///   - onItems: called for every non-empty batch emitted before the sink finished.
-    ///   - onFinish: called once, with the outcome and the warnings gathered.
+    ///   - onFinish: called once, with the outcome and the warnings gathered, after every `onItems` call.
     public init(
         onItems: @escaping @Sendable ([Item]) -> Void,
         onFinish: @escaping @Sendable (Outcome, [String]) -> Void
@@ -32,16 +36,27 @@ public final class ItemSink: Sendable {
         self.onFinish = onFinish
     }
 
-    public var isFinished: Bool { state.withLock { $0.isFinished } }
-
-    /// Delivers items in the source's own order. Ignored after the sink finished (a late source).
+    /// Delivers items in the source's own order (a source never emits from two threads at once). Ignored
+    /// after the sink finished (a late source).
+    ///
+    /// `onItems` runs outside the lock (it may wait for a slow writer); a finish from outside (the timeout)
+    /// arriving meanwhile is delivered when it returns, so no batch ever follows `onFinish`.
     public func emit(_ items: [Item]) {
         guard !items.isEmpty else { return }
-        // Holding the lock while forwarding keeps batches ordered and none can slip past a finish.
-        state.withLock { state in
-            guard !state.isFinished else { return }
-            onItems(items)
+        let forward = state.withLock { state -> Bool in
+            guard !state.isFinished else { return false }
+            state.emitting += 1
+            return true
         }
+        guard forward else { return }
+        onItems(items)
+        let deferred = state.withLock { state -> (Outcome, [String])? in
+            state.emitting -= 1
+            guard state.emitting == 0 else { return nil }
+            defer { state.deferredFinish = nil }
+            return state.deferredFinish
+        }
+        if let (outcome, warnings) = deferred { onFinish(outcome, warnings) }
     }
 
     /// Records a problem that did not stop the source (one city of five not found, a recovered feed).
@@ -64,14 +79,17 @@ public final class ItemSink: Sendable {
     /// Closes the sink from outside (timeout or deadline). Returns false if the source had already finished.
     @discardableResult
     public func close(_ outcome: Outcome) -> Bool {
-        let warnings: [String]? = state.withLock { state in
-            guard !state.isFinished else { return nil }
+        let (closed, now): (Bool, [String]?) = state.withLock { state in
+            guard !state.isFinished else { return (false, nil) }
             state.isFinished = true
-            return state.warnings
+            guard state.emitting == 0 else {
+                state.deferredFinish = (outcome, state.warnings)
+                return (true, nil)
+            }
+            return (true, state.warnings)
         }
-        guard let warnings else { return false }
-        onFinish(outcome, warnings)
-        return true
+        if let now { onFinish(outcome, now) }
+        return closed
     }
 
     /// The shared partial-failure policy for sources made of several requests (cities, repositories,

@@ -1,16 +1,30 @@
 import Foundation
 
+/// Whose stored data it is: a source's manifest id and a fingerprint of what the source fetches (its provider
+/// and resolved options in canonical form, credentials reduced to a hash). Everything stored per source (last
+/// good copy, history of seen items, recent queries) is kept under both, so data saved for other options, or
+/// for another manifest's source of the same id, is never served as this source's.
+public struct SourceIdentity: Sendable, Hashable {
+    public var id: String
+    public var fingerprint: String
+
+    public init(id: String, fingerprint: String) {
+        self.id = id
+        self.fingerprint = fingerprint
+    }
+}
+
 /// A source's items from its last successful run, kept to serve when a later load fails (stale-if-error)
 /// or the run is offline.
 public struct SourceSnapshot: Sendable, Hashable {
-    public var sourceID: String
+    public var source: SourceIdentity
     /// Distinguishes runs of one source that ask for different things (the `--query`); empty when none.
     public var variant: String
     public var items: [Item]
     public var savedAt: Date
 
-    public init(sourceID: String, variant: String = "", items: [Item], savedAt: Date) {
-        self.sourceID = sourceID
+    public init(source: SourceIdentity, variant: String = "", items: [Item], savedAt: Date) {
+        self.source = source
         self.variant = variant
         self.items = items
         self.savedAt = savedAt
@@ -19,7 +33,7 @@ public struct SourceSnapshot: Sendable, Hashable {
 
 /// Where the last good copy of each source is kept.
 public protocol SourceSnapshotRepository: Sendable {
-    func lastGood(sourceID: String, variant: String) throws(SourceError) -> SourceSnapshot?
+    func lastGood(of source: SourceIdentity, variant: String) throws(SourceError) -> SourceSnapshot?
     /// Replaces the source's copy for `snapshot.variant`.
     func saveLastGood(_ snapshot: SourceSnapshot) throws(SourceError)
 }
@@ -39,10 +53,10 @@ public struct SeenItems: Sendable, Hashable {
 
 /// The history of every item each source delivered (`--new`: "new since last run").
 public protocol SeenItemsRepository: Sendable {
-    /// Records `itemIDs` as seen by `sourceID` (keeping the first time each was seen) and tells which were new.
-    func recordSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems
+    /// Records `itemIDs` as seen by `source` (keeping the first time each was seen) and tells which were new.
+    func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems
 
     /// Records `itemIDs` as `recordSeen` does without telling anything back: cheaper, for runs that print
     /// every item anyway.
-    func markSeen(sourceID: String, itemIDs: [String], at date: Date) throws(SourceError)
+    func markSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError)
 }

@@ -39,9 +39,16 @@ public protocol AggregateObserver: Sendable {
 public struct AggregateSourcesUseCase: Sendable {
     public init() {}
 
+    /// - Parameters:
+    ///   - deadlineSeconds: the whole run's time (`--deadline`); sources still loading then time out.
+    ///   - cancellation: ends the run early (Ctrl-C, a server shutting down): every source still loading is
+    ///     reported `timeout` and stopped.
+    ///   - stream: takes every source's items as they arrive; nil keeps them in the reports.
+    ///   - completion: the reports in plan order, once every source is done and what they started is gone.
     public func execute(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        stream: (any ItemStream)? = nil, completion: @escaping @Sendable (AggregateReport) -> Void
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil,
+        completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
         let startedAt = Date()
         let runStart = DispatchTime.now()
@@ -67,11 +74,13 @@ public struct AggregateSourcesUseCase: Sendable {
             case .fail(let error):
                 finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):
-                let streamed = Self.streamedDelivery(stream, index: index, source.descriptor)
+                let streamed = stream.map { stream in
+                    { @Sendable (items: [Item]) in stream.source(at: index, source.descriptor, didEmit: items) }
+                }
                 DispatchQueue.global().async {
                     Self.load(
-                        itemSource, source.descriptor, runDeadline: runDeadline, lingering: lingering, observer: observer,
-                        streamed: streamed, finish: finish)
+                        itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
+                        lingering: lingering, observer: observer, streamed: streamed, finish: finish)
                 }
             }
         }
@@ -86,43 +95,20 @@ public struct AggregateSourcesUseCase: Sendable {
     /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests, servers),
     /// where a blocking wait would hold a thread of the shared pool.
     public func execute(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        stream: (any ItemStream)? = nil
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil
     ) async -> AggregateReport {
         await withCheckedContinuation { continuation in
-            execute(sources, deadlineSeconds: deadlineSeconds, observer: observer, stream: stream) {
+            execute(sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream) {
                 continuation.resume(returning: $0)
             }
         }
     }
 
-    /// Runs `execute` and waits for it. Call only from synchronous code (the CLI's main thread), never from
-    /// a Swift-concurrency task or a queue that the sources deliver on.
-    public func executeAndWait(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        stream: (any ItemStream)? = nil
-    ) -> AggregateReport {
-        let result = Mutex<AggregateReport?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        execute(sources, deadlineSeconds: deadlineSeconds, observer: observer, stream: stream) { report in
-            result.withLock { $0 = report }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
-    }
-
-    /// Where source `index`'s batches go when `stream` streams them; nil keeps them in its report.
-    private static func streamedDelivery(
-        _ stream: (any ItemStream)?, index: Int, _ descriptor: SourceDescriptor
-    ) -> (@Sendable ([Item]) -> Void)? {
-        guard let stream, stream.streamsItems(of: descriptor) else { return nil }
-        return { stream.source(at: index, descriptor, didEmit: $0) }
-    }
-
     /// - Parameter streamed: where the source's batches go when they are streamed rather than kept.
     private static func load(
-        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?, lingering: LingeringWork,
+        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
+        runCancellation: CancellationToken?, lingering: LingeringWork,
         observer: (any AggregateObserver)?, streamed: (@Sendable ([Item]) -> Void)?,
         finish: @escaping @Sendable (SourceReport) -> Void
     ) {
@@ -165,6 +151,11 @@ public struct AggregateSourcesUseCase: Sendable {
                 ? "the run's deadline passed before this source finished"
                 : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
             if sink.close(.timedOut(SourceError(.timeout, message))) {
+                cancellation.cancel()
+            }
+        }
+        runCancellation?.onCancel {
+            if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
                 cancellation.cancel()
             }
         }

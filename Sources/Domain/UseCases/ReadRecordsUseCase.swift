@@ -1,12 +1,16 @@
 import Foundation
+import Synchronization
 
 /// Reads every unit of a record repository (files, program runs) concurrently and presents the records as
-/// they are read: the first unread unit streams, the ones read ahead of it wait their turn (`OrderedRelay`),
-/// so the source's items keep the units' order.
+/// they are read: the first unread unit streams, the ones read ahead of it wait their turn
+/// (`OrderedHandoff`), so the source's items keep the units' order.
 ///
 /// The shared partial-failure policy applies per unit; a unit that fails part-way keeps the records read
 /// before the failure.
 public struct ReadRecordsUseCase: ItemSource {
+    /// Untaken batches of the unit being passed on before its reader waits.
+    static let handoffCapacity = 8
+
     private let repository: any RecordRepository
 
     public init(repository: any RecordRepository) {
@@ -20,22 +24,31 @@ public struct ReadRecordsUseCase: ItemSource {
         case .failure(let error): return sink.fail(error)
         }
         let repository = self.repository
-        let relay = OrderedRelay<[Item]>(producers: units.count) { _, items in sink.emit(items) }
+        let handoff = OrderedHandoff<[Item]>(producers: units.count, capacity: Self.handoffCapacity)
+        let errors = Mutex<[SourceError?]>([])
+        let done = DispatchGroup()
+        done.enter()  // every unit read (or not started)
+        done.enter()  // every batch passed on
+        handoff.drain(name: "aggregate.units", { _, items, _ in sink.emit(items) }, done: { done.leave() })
         OrderedFanOut.run(
             count: units.count, limit: context.concurrency, cancellation: context.cancellation,
             notStarted: { () -> SourceError? in .notStarted },
-            job: { index, done in
+            job: { index, finished in
                 repository.streamRecords(
                     in: units[index], cancellation: context.cancellation,
-                    onRecords: { records in relay.push(records.map { $0.toItem() }, from: index) },
+                    onRecords: { records in handoff.push(records.map { $0.toItem() }, from: index) },
                     completion: { error in
-                        relay.finish(index)
-                        done(error)
+                        handoff.finish(index)
+                        finished(error)
                     })
             },
-            completion: { errors in
-                for index in errors.indices { relay.finish(index) }  // units never started
-                sink.finish(reporting: zip(units, errors).map { (label: $0, error: $1) })
+            completion: { results in
+                for index in results.indices { handoff.finish(index) }  // units never started
+                errors.withLock { $0 = results }
+                done.leave()
             })
+        done.notify(queue: .global()) {
+            sink.finish(reporting: zip(units, errors.withLock { $0 }).map { (label: $0, error: $1) })
+        }
     }
 }

@@ -1,0 +1,131 @@
+import Domain
+import Foundation
+import ProviderKit
+import Synchronization
+
+/// What one run is asked to do: the command line's choices, whatever front end made them.
+public struct RunRequest: Sendable, Hashable {
+    /// `--sources`: ids to run (a named source runs even when disabled); nil runs every enabled source.
+    public var selection: [String]?
+    /// `--query`, for the selected sources whose provider accepts one.
+    public var query: String?
+    /// `--deadline`: the whole run's time.
+    public var deadlineSeconds: Double?
+    /// `--offline` / `--no-cache`.
+    public var cacheMode: CacheMode
+    /// `--new`: only items each source never delivered before.
+    public var newOnly: Bool
+
+    public init(
+        selection: [String]? = nil, query: String? = nil, deadlineSeconds: Double? = nil, cacheMode: CacheMode = .normal,
+        newOnly: Bool = false
+    ) {
+        self.selection = selection
+        self.query = query
+        self.deadlineSeconds = deadlineSeconds
+        self.cacheMode = cacheMode
+        self.newOnly = newOnly
+    }
+}
+
+/// Where a run's items go.
+public enum RunOutput: Sendable {
+    /// Each source's report keeps its items (every format that needs them all: table, JSON, a date sort).
+    case collect
+    /// Items go to `write` while the run goes on, in output order (plan order, each source's own order), on
+    /// one thread of the run's own that may block (stdout); the reports keep only their counts. `more`: another
+    /// batch is ready right now.
+    case stream(_ write: @Sendable (_ source: SourceDescriptor, _ items: [Item], _ more: Bool) -> Void)
+}
+
+/// A finished run.
+public struct RunOutcome: Sendable {
+    /// Every source in manifest order, after the store's part (cache status, last good copies, `--new`).
+    public var report: AggregateReport
+    /// Notes for people about single sources ("weather: first run with --new: …"), one line each.
+    public var notes: [String]
+    /// Problems of the run as a whole (the store was damaged and replaced), one line each.
+    public var warnings: [String]
+}
+
+// MARK: - The run engine
+
+extension AppDIContainer {
+    /// Runs the sources `request` selects, concurrently, and applies the store's part to each as it finishes:
+    /// the one entry point of every front end (the one-shot CLI, watch, serve). Callable many times in one
+    /// process and from several threads at once; each run plans and builds its sources anew.
+    ///
+    /// - Parameters:
+    ///   - cancellation: ends the run early (Ctrl-C): sources still loading are reported `timeout` and
+    ///     stopped, and `completion` still comes once what they started is gone.
+    ///   - observer: told of progress as it happens (live views).
+    ///   - completion: called once, on no particular thread.
+    /// - Throws: a selection that does not fit the manifest (nothing runs then).
+    public func run(
+        _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
+        output: RunOutput, completion: @escaping @Sendable (RunOutcome) -> Void
+    ) throws(SelectionError) {
+        let (database, warnings) = store.open()
+        let storage = RunStorage(database: database, mode: request.cacheMode)
+        let plan = try self.plan(selection: request.selection, query: request.query, storage: storage)
+        let descriptors = plan.map(\.descriptor)
+        let collected = Mutex([[Item]](repeating: [], count: plan.count))
+        let items = StreamingRun(
+            sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly,
+            write: { index, batch, more in
+                switch output {
+                case .collect: collected.withLock { $0[index].append(contentsOf: batch) }
+                case .stream(let write): write(descriptors[index], batch, more)
+                }
+            })
+        AggregateSourcesUseCase().execute(
+            plan, deadlineSeconds: request.deadlineSeconds, cancellation: cancellation, observer: observer, stream: items
+        ) { loaded in
+            items.outcome(loaded) { finished in
+                var report = finished.report
+                if case .collect = output {
+                    let kept = collected.withLock { $0 }
+                    for index in report.sources.indices {
+                        (report.sources[index].items, report.sources[index].streamedItemCount) = (kept[index], 0)
+                    }
+                }
+                completion(RunOutcome(report: report, notes: finished.notes, warnings: warnings))
+            }
+        }
+    }
+
+    /// `run`, suspending until it is done (servers, tests): no thread is blocked.
+    public func run(
+        _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
+        output: RunOutput = .collect
+    ) async throws(SelectionError) -> RunOutcome {
+        // Planning throws before anything starts, so the continuation is resumed exactly once either way.
+        let result: Result<RunOutcome, SelectionError> = await withCheckedContinuation { continuation in
+            do throws(SelectionError) {
+                try run(request, cancellation: cancellation, observer: observer, output: output) {
+                    continuation.resume(returning: .success($0))
+                }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try result.get()
+    }
+
+    /// `run`, waiting for it on the calling thread: for the command line's main thread only, never a thread of
+    /// the shared pool (the run's sources and timers need those).
+    public func runAndWait(
+        _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
+        output: RunOutput
+    ) throws(SelectionError) -> RunOutcome {
+        let done = DispatchGroup()
+        let outcome = Mutex<RunOutcome?>(nil)
+        done.enter()
+        try run(request, cancellation: cancellation, observer: observer, output: output) { finished in
+            outcome.withLock { $0 = finished }
+            done.leave()
+        }
+        done.wait()
+        return outcome.withLock { $0! }
+    }
+}
