@@ -30,12 +30,18 @@ let package = Package(
             "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The HTTP data layer every HTTP provider shares: URLSession (libcurl), retries, status → SourceError,
-        // size cap, redaction of secrets, `--verbose` request lines.
+        // The HTTP interface every HTTP provider shares: `HTTPFetching`, requests and responses, status →
+        // SourceError, options, redaction of secrets, and the response cache (a decorator over any client).
         .target(name: "HTTPClient", dependencies: [
             "Domain", "ProviderKit",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The live implementation: URLSession (libcurl), retries, size cap, `--verbose` request lines. Only the
+        // composition root (and test support) depends on it.
+        .target(name: "HTTPClientLive", dependencies: [
+            "Domain", "HTTPClient",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
         .target(name: "FeedParsing", dependencies: ["Domain"]),
@@ -69,7 +75,7 @@ let package = Package(
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
-            "Domain", "ProviderKit",
+            "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "FeedParsing", "Persistence",
             .product(name: "Logging", package: "swift-log"),
@@ -104,7 +110,7 @@ let package = Package(
         // MARK: - Test support
         // A loopback fixture server and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
-            "Domain", "ProviderKit",
+            "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -123,10 +129,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
-            "HTTPClient", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
+            "HTTPClient", "HTTPClientLive", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ProviderTestingTests", dependencies: ["ProviderTesting", "HTTPClient", "ProviderKit", "Domain"]),
+        .testTarget(name: "ProviderTestingTests", dependencies: [
+            "ProviderTesting", "HTTPClient", "HTTPClientLive", "ProviderKit", "Domain",
+        ]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),

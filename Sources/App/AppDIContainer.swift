@@ -124,11 +124,12 @@ public struct AppDIContainer: Sendable {
             }
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
-                let services = storage.map { $0.services(for: source, identity: identity(of: source, options: resolved.value)) }
+                let services = storage?.services(for: source, identity: identity(of: source, options: resolved.value))
                 return PlannedSource(
                     descriptor: descriptor,
                     plan: .load(try makeItemSource(
-                        source, options: resolved.value, query: accepts ? query : nil, services: services ?? ProviderServices())))
+                        source, options: resolved.value, query: accepts ? query : nil,
+                        services: (services ?? SourceServices()).forProvider)))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
@@ -150,7 +151,8 @@ public struct AppDIContainer: Sendable {
 
     /// - Parameter options: the source's options with `${VAR}` substituted (nil: substitute now).
     private func makeItemSource(
-        _ source: Manifest.Source, options: JSONValue? = nil, query: String?, services: ProviderServices = ProviderServices()
+        _ source: Manifest.Source, options: JSONValue? = nil, query: String?,
+        services: ProviderServices = SourceServices().forProvider
     ) throws(ManifestError) -> any ItemSource {
         guard let provider = registry.provider(named: source.provider) else {
             throw ManifestError(path: "sources[\(source.index)].provider", "unknown provider '\(source.provider)'")

@@ -6,8 +6,8 @@ import Synchronization
 
 /// What the persistent store adds to one run.
 ///
-/// Before: each HTTP source gets its response-cache policy (`services(for:)`), which the shared HTTP layer
-/// uses by itself. After (`finish`):
+/// Before: each HTTP source gets its response-cache policy (`services(for:identity:)`), which the container
+/// composes around the source's live HTTP client (`SourceHTTPClients`). After (`finish`):
 /// - each source's `cache` status is filled in;
 /// - a source that ended `ok` leaves its items as the last good copy;
 /// - a source that failed for a reason a later try may not have (network, 5xx, rate limit, timeout, the
@@ -69,13 +69,13 @@ final class RunStorage: Sendable {
 
     /// The services of one source: its recent-queries repository, and its response-cache policy unless its
     /// TTL is 0 or there is no store. Registers `identity` as the source's for everything stored this run.
-    func services(for source: Manifest.Source, identity: SourceIdentity) -> ProviderServices {
+    func services(for source: Manifest.Source, identity: SourceIdentity) -> SourceServices {
         identities.withLock { $0[source.id] = identity }
         let moviesQueries = queries?(identity)
-        guard let responses, source.cacheTTLSeconds > 0 else { return ProviderServices(moviesQueries: moviesQueries) }
+        guard let responses, source.cacheTTLSeconds > 0 else { return SourceServices(moviesQueries: moviesQueries) }
         let policy = ResponseCachePolicy(store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode)
         activities.withLock { $0[source.id] = policy.activity }
-        return ProviderServices(moviesQueries: moviesQueries, responseCache: policy)
+        return SourceServices(moviesQueries: moviesQueries, responseCache: policy)
     }
 
     /// Applies the cache, the last good copy and the history to a finished source (see the type's comment):

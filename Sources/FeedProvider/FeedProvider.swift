@@ -76,7 +76,7 @@ public struct FeedProvider: Provider {
         let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL)
         try reader.finish()
 
-        let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+        let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         return FetchFeedEntriesUseCase(
             repository: XMLFeedRepository(client: client), locations: locations, maxEntriesPerFeed: maxItems,
             label: { location in

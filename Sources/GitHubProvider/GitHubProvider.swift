@@ -91,7 +91,7 @@ public struct GitHubProvider: Provider {
         let query = IssueQuery(
             state: state, labels: labels, since: since?.date, assignee: assignee, creator: creator,
             includePullRequests: includePullRequests, maxItems: maxItems)
-        let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+        let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         let repository = GitHubIssueRepository(
             client: client, baseURL: http.baseURL, token: token, logger: configuration.logger, sourceID: configuration.id)
         return FetchIssuesUseCase(repository: repository, repositories: repositories.map(\.ref), query: query)

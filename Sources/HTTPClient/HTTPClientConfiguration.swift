@@ -26,15 +26,12 @@ public struct HTTPClientConfiguration: Sendable {
     public var logger: Logger
     /// Names the source in log lines.
     public var sourceID: String?
-    /// When set, GET requests go through the persistent response cache (`CachingHTTPClient`).
-    public var responseCache: ResponseCachePolicy?
 
     public init(
         maxConnectionsPerHost: Int = 6, requestTimeout: TimeInterval = 30,
         maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, retry: RetryPolicy = RetryPolicy(),
         maxRetryWait: TimeInterval = 60, userAgent: String = HTTPClientConfiguration.defaultUserAgent,
-        logger: Logger = Logger(label: "aggregate.http", factory: { _ in SwiftLogNoOpLogHandler() }), sourceID: String? = nil,
-        responseCache: ResponseCachePolicy? = nil
+        logger: Logger = Logger(label: "aggregate.http", factory: { _ in SwiftLogNoOpLogHandler() }), sourceID: String? = nil
     ) {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.requestTimeout = requestTimeout > 0 ? requestTimeout : 30
@@ -44,6 +41,5 @@ public struct HTTPClientConfiguration: Sendable {
         self.userAgent = userAgent
         self.logger = logger
         self.sourceID = sourceID
-        self.responseCache = responseCache
     }
 }

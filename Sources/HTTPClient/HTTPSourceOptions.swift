@@ -7,7 +7,7 @@ import ProviderKit
 ///
 ///     let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.defaultBaseURL,
 ///                                       credentialOption: "apiKey", hasCredential: apiKey != nil)
-///     let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+///     let client = configuration.httpClient(http.clientConfiguration(for: configuration))
 public struct HTTPSourceOptions: Sendable, Hashable {
     public var baseURL: URL
     public var maxRetries: Int
@@ -84,8 +84,7 @@ public struct HTTPSourceOptions: Sendable, Hashable {
         return options
     }
 
-    /// The client configuration for one source: its concurrency as the connection limit, its logger, its
-    /// response cache (from `source.services`).
+    /// The client configuration for one source: its concurrency as the connection limit, its logger.
     public func clientConfiguration(for source: SourceConfiguration, retry: RetryPolicy? = nil) -> HTTPClientConfiguration {
         HTTPClientConfiguration(
             maxConnectionsPerHost: source.concurrency,
@@ -93,7 +92,6 @@ public struct HTTPSourceOptions: Sendable, Hashable {
             maxResponseBytes: maxResponseBytes,
             retry: retry ?? RetryPolicy(maxRetries: maxRetries),
             logger: source.logger,
-            sourceID: source.id,
-            responseCache: source.services.responseCache)
+            sourceID: source.id)
     }
 }

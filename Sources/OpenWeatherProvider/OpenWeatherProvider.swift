@@ -57,7 +57,7 @@ public struct OpenWeatherProvider: Provider {
         try reader.finish()
         guard let cities, let apiKey else { throw ManifestError(path: configuration.optionsPath, "incomplete options") }
 
-        let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+        let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         let repository = OpenWeatherRepository(
             client: client, baseURL: http.baseURL, apiKey: apiKey, units: units, language: language)
         return FetchWeatherUseCase(repository: repository, locations: cities.map(\.location))

@@ -107,17 +107,27 @@ public struct SourceConfiguration: Sendable {
 
 /// Services shared by every source of a run, built once by the composition root.
 ///
-/// Providers depend on these through Domain protocols only, so storage can change without touching them.
-/// A service is nil when the run has none (tests, or storage switched off); providers must cope.
+/// Providers depend on these through protocols only, so storage and transport can change without touching
+/// them. A service is nil when the run has none (tests, or storage switched off); providers must cope.
+/// Infrastructure targets add their own services by key (`ProviderServiceKey`): the HTTP layer's client
+/// factory is one, so this target knows nothing of HTTP.
 public struct ProviderServices: Sendable {
     /// Where successful search queries are remembered (`aggregate queries`).
     public var moviesQueries: (any MoviesQueriesRepository)?
-    /// This source's HTTP response cache; the shared HTTP layer uses it by itself
-    /// (`HTTPSourceOptions.clientConfiguration(for:)`), so providers need do nothing.
-    public var responseCache: ResponseCachePolicy?
+    private var keyed: [ObjectIdentifier: any Sendable] = [:]
 
-    public init(moviesQueries: (any MoviesQueriesRepository)? = nil, responseCache: ResponseCachePolicy? = nil) {
+    public init(moviesQueries: (any MoviesQueriesRepository)? = nil) {
         self.moviesQueries = moviesQueries
-        self.responseCache = responseCache
     }
+
+    /// The service stored under `key`, if the composition root provided one.
+    public subscript<Key: ProviderServiceKey>(key: Key.Type) -> Key.Value? {
+        get { keyed[ObjectIdentifier(key)] as? Key.Value }
+        set { keyed[ObjectIdentifier(key)] = newValue }
+    }
+}
+
+/// Names a service of `ProviderServices` and its type.
+public protocol ProviderServiceKey {
+    associatedtype Value: Sendable
 }

@@ -1,5 +1,7 @@
 import Domain
 import Foundation
+import HTTPClient
+import HTTPClientLive
 import Logging
 import ProviderKit
 
@@ -41,8 +43,18 @@ public enum SourceRunner {
     }
 }
 
+extension ProviderServices {
+    /// What a provider test's sources get: the live HTTP client factory and nothing stored.
+    public static var live: ProviderServices {
+        var services = ProviderServices()
+        services.http = LiveHTTPClientFactory()
+        return services
+    }
+}
+
 extension SourceConfiguration {
-    /// A configuration as the manifest loader would build it, for provider tests.
+    /// A configuration as the manifest loader would build it, for provider tests: HTTP goes through the live
+    /// URLSession client (to a loopback fixture server), without the response cache.
     public static func testing(
         id: String = "test", options: JSONValue, timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4,
         query: String? = nil, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -50,6 +62,7 @@ extension SourceConfiguration {
     ) -> SourceConfiguration {
         SourceConfiguration(
             id: id, options: options, optionsPath: "sources[0].options", baseDirectory: baseDirectory,
-            timeoutSeconds: timeoutSeconds, concurrency: concurrency, query: query, logger: logger)
+            timeoutSeconds: timeoutSeconds, concurrency: concurrency, query: query, logger: logger,
+            services: .live)
     }
 }

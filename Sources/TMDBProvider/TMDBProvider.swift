@@ -88,7 +88,7 @@ public struct TMDBProvider: Provider {
         try reader.finish()
         guard let credential else { throw ManifestError(path: configuration.optionsPath, "incomplete options") }
 
-        let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+        let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         let repository = TMDBMoviesRepository(
             client: client, baseURL: http.baseURL, imageBaseURL: imageBaseURL, credential: credential)
         let movieQuery = MovieQuery(

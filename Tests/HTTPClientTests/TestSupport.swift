@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPClient
+import HTTPClientLive
 import Logging
 import ProviderTesting
 

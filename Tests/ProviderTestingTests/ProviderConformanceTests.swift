@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPClient
+import HTTPClientLive
 import ProviderKit
 import ProviderTesting
 import Testing

@@ -72,7 +72,7 @@ func makeSource(
     options.merge(extra) { $1 }
     var configuration = SourceConfiguration.testing(
         id: "movies", options: .object(options), concurrency: concurrency, query: query, logger: logger)
-    configuration.services = ProviderServices(moviesQueries: queries)
+    configuration.services.moviesQueries = queries
     return try TMDBProvider().makeSource(configuration)
 }
 

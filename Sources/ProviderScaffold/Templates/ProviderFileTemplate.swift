@@ -51,7 +51,7 @@ enum ProviderFileTemplate {
         \#(afterHTTP)        try reader.finish()
         \#(template.unwrapOptions)
 
-                let client = URLSessionHTTPClient(configuration: http.clientConfiguration(for: configuration))
+                let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         \#(template.makeSource)
             }
         }

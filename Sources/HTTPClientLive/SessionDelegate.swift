@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking

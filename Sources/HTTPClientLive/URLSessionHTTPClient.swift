@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HTTPClient
 import Logging
 import Synchronization
 #if canImport(FoundationNetworking)
@@ -44,32 +45,7 @@ public final class URLSessionHTTPClient: HTTPFetching {
         session.finishTasksAndInvalidate()
     }
 
-    /// Through the response cache when the configuration has one, else straight to the network.
     public func fetch(
-        _ request: HTTPRequest, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
-    ) {
-        if let policy = configuration.responseCache {
-            CachingHTTPClient(upstream: NetworkOnly(client: self), policy: policy, logger: configuration.logger)
-                .fetch(request, cancellation: cancellation, completion: completion)
-        } else {
-            fetchFromNetwork(request, cancellation: cancellation, completion: completion)
-        }
-    }
-
-    /// The client without its cache: what the cache layer calls.
-    private struct NetworkOnly: HTTPFetching {
-        let client: URLSessionHTTPClient
-
-        func fetch(
-            _ request: HTTPRequest, cancellation: CancellationToken,
-            completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
-        ) {
-            client.fetchFromNetwork(request, cancellation: cancellation, completion: completion)
-        }
-    }
-
-    private func fetchFromNetwork(
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HTTPClient
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
