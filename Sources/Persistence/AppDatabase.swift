@@ -2,6 +2,11 @@ import CSQLiteConnection
 import Domain
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one SQLite database of the persistent store, opened through GRDB.
 ///
@@ -42,9 +47,28 @@ public struct AppDatabase: Sendable {
             let status = ResultCode(rawValue: aggregate_sqlite_keep_wal_on_close(UnsafeMutableRawPointer(db.sqliteConnection)))
             if status != .SQLITE_OK { throw DatabaseError(resultCode: status) }
         }
-        let pool = try retryingBusy { try DatabasePool(path: url.path, configuration: configuration) }
-        try migrate(pool)
-        return AppDatabase(pool: pool, url: url)
+        return try whileHoldingOpenLock(for: url) {
+            let pool = try DatabasePool(path: url.path, configuration: configuration)
+            try migrate(pool)
+            return AppDatabase(pool: pool, url: url)
+        }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `aggregate.sqlite.lock` beside the database, so processes
+    /// open (create, switch to WAL, migrate) one at a time.
+    ///
+    /// Opening a new file switches it to WAL, and when two runs do that at once SQLite refuses one of them
+    /// with SQLITE_BUSY straight away, without waiting in the busy handler (each holds a shared lock the
+    /// other needs gone; waiting could deadlock). Measured: two `aggregate` runs started together on a new
+    /// store lost it ("database is locked") in 10 of 15 tries. The lock makes the second wait for the first
+    /// to finish opening (milliseconds; an event, not a retry loop), after which it finds the file in WAL
+    /// mode and migrated. Without a writable lock file (a read-only directory) it opens as before.
+    static func whileHoldingOpenLock<T>(for url: URL, _ body: () throws -> T) throws -> T {
+        let descriptor = openLockFile(url.path + ".lock")
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }  // closing releases the lock
+        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+        return try body()
     }
 
     /// Opens the database; one that is corrupt or unreadable is moved aside (`aggregate.sqlite.corrupt-…`)
@@ -88,26 +112,6 @@ public struct AppDatabase: Sendable {
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
         return (error as NSError).localizedDescription
-    }
-
-    /// Runs `open` again while SQLite answers SQLITE_BUSY, for up to `busyTimeout`.
-    ///
-    /// Opening a new file switches it to WAL, and when two runs do that at once SQLite refuses one of them
-    /// with SQLITE_BUSY straight away, without waiting in the busy handler (each holds a shared lock the
-    /// other needs gone; waiting could deadlock). Measured: two `aggregate` runs started together on a
-    /// new store lost it ("database is locked") in 10 of 15 tries. Trying again a moment later finds the
-    /// file in WAL mode already.
-    static func retryingBusy<T>(_ open: () throws -> T) throws -> T {
-        let deadline = Date().addingTimeInterval(busyTimeout)
-        var pause = 0.002
-        while true {
-            do {
-                return try open()
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
-                Thread.sleep(forTimeInterval: pause * Double.random(in: 0.5...1.5))
-                pause = min(pause * 2, 0.1)
-            }
-        }
     }
 
     /// Two processes may open a new database at the same moment: both see no migration applied, one
@@ -232,4 +236,9 @@ public struct AppDatabase: Sendable {
             throw SourceError(.io, "the store could not be read: \(Self.describe(error))")
         }
     }
+}
+
+/// `open(2)` of the store's lock file (outside `AppDatabase`, whose `open(at:)` hides the C function).
+private func openLockFile(_ path: String) -> Int32 {
+    open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
 }
