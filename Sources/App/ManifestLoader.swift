@@ -11,20 +11,8 @@ public enum ManifestLoader {
     static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds"]
     static let sourceKeys = ["id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "options"]
 
-    public static func load(from url: URL, providers: [String]) throws(ManifestError) -> Manifest {
-        let (manifest, problems) = try loadCollecting(from: url, providers: providers)
-        if !problems.isEmpty { throw ManifestError(problems) }
-        return manifest
-    }
-
-    public static func parse(_ data: Data, baseDirectory: URL, providers: [String]) throws(ManifestError) -> Manifest {
-        let (manifest, problems) = try parseCollecting(data, baseDirectory: baseDirectory, providers: providers)
-        if !problems.isEmpty { throw ManifestError(problems) }
-        return manifest
-    }
-
-    /// Like `load`, but returns the structural problems beside a manifest of the sources that could be read
-    /// (valid id, registered provider), so their options can be checked in the same pass. Throws only when
+    /// Reads the manifest at `url`, returning the structural problems beside a manifest of the sources that could
+    /// be read (valid id, registered provider), so their options can be checked in the same pass. Throws only when
     /// nothing can be read at all (no file, not JSON, not an object).
     public static func loadCollecting(
         from url: URL, providers: [String]

@@ -94,7 +94,7 @@ extension AppDIContainer {
         }
     }
 
-    /// `run`, suspending until it is done (servers, tests): no thread is blocked.
+    /// `run`, suspending until it is done (callers in Swift concurrency): no thread is blocked.
     public func run(
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
         output: RunOutput = .collect

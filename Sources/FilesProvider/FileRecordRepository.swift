@@ -3,7 +3,7 @@ import Domain
 import Foundation
 import ProviderKit
 
-/// Records from local files: each glob match is one unit, read on a background queue by the reader for its
+/// Records from local files: each glob match is one unit, read on a thread of its own by the reader for its
 /// format, and its rows mapped to records by the source's `FieldMapping`.
 ///
 /// Units are the files' paths as written relative to the manifest's directory (absolute when outside it),
@@ -16,7 +16,6 @@ public struct FileRecordRepository: Sendable {
     private let format: String?
     private let readers: [any RecordFileReader]
     private let mapping: FieldMapping
-    private let queue: DispatchQueue
 
     /// - Parameters:
     ///   - patterns: absolute glob patterns, in the manifest's order.
@@ -25,18 +24,16 @@ public struct FileRecordRepository: Sendable {
     ///   - readers: the available readers; for `format: nil` the first whose extensions match wins.
     public init(
         patterns: [URL], baseDirectory: URL, format: String?, readers: [any RecordFileReader],
-        mapping: FieldMapping, queue: DispatchQueue = .global(qos: .userInitiated)
+        mapping: FieldMapping
     ) {
         self.patterns = patterns
         self.baseDirectory = baseDirectory.standardizedFileURL
         self.format = format
         self.readers = readers
         self.mapping = mapping
-        self.queue = queue
     }
 
     /// Reads one unit synchronously, handing each record to `body` as it is read (nothing is collected here).
-    /// The streaming entry point; `records(in:)` collects through it.
     public func forEachRecord(
         in unit: String, cancellation: CancellationToken, body: (Record) throws(SourceError) -> Void
     ) throws(SourceError) {
@@ -100,13 +97,14 @@ extension FileRecordRepository: RecordRepository {
         return .success(units)
     }
 
-    /// Reads the file on the repository's queue and hands its records over in batches of `batchSize`.
+    /// Reads the file on a thread of its own and hands its records over in batches of `batchSize`. Reading
+    /// blocks (the disk, and the run's output when it is slower than the file), so never on the shared pool.
     public func streamRecords(
         in unit: String, cancellation: CancellationToken,
         onRecords: @escaping @Sendable ([Record]) -> Void,
         completion: @escaping @Sendable (SourceError?) -> Void
     ) {
-        queue.async {
+        let thread = Thread {
             var batch: [Record] = []
             batch.reserveCapacity(Self.batchSize)
             do throws(SourceError) {
@@ -124,23 +122,11 @@ extension FileRecordRepository: RecordRepository {
             if !batch.isEmpty { onRecords(batch) }
             completion(nil)
         }
+        thread.name = "aggregate.files"
+        thread.start()
     }
 
     /// Records per batch when streaming: large enough that handing over costs nothing next to reading, small
     /// enough that a batch is a few hundred KiB at most.
     static let batchSize = 512
-
-    public func records(
-        in unit: String, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[Record], SourceError>) -> Void
-    ) {
-        queue.async {
-            var records: [Record] = []
-            let result = Result { () throws(SourceError) in
-                try forEachRecord(in: unit, cancellation: cancellation) { records.append($0) }
-                return records
-            }
-            completion(result)
-        }
-    }
 }

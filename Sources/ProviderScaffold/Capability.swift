@@ -22,7 +22,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     /// The Domain protocol the generated repository conforms to.
     public var repositoryProtocol: String {
         switch self {
-        case .records: "RecordRepository"
+        case .records: "WholeUnitRecordRepository"
         case .weather: "WeatherRepository"
         case .issues: "IssueRepository"
         case .movies: "MoviesRepository"

@@ -58,7 +58,7 @@ public final class FixtureServer: Sendable {
             address: try sockaddr_in.inet(ip4: "127.0.0.1", port: 0), timeout: 120, logger: .disabled,
             handler: handler)
         let task = Task(executorPreference: ServerExecutor.shared) { try await server.run() }
-        try await server.waitUntilListening()
+        try await server.waitUntilListening(timeout: SourceRunner.roomyTimeout)  // FlyingFox waits 5 s by default: too short on a loaded machine
         guard case .ip4(_, let port) = await server.listeningAddress else {
             task.cancel()
             throw SocketError.unsupportedAddress

@@ -28,13 +28,6 @@ private struct BatchedRepository: RecordRepository {
 
     func recordUnits() -> Result<[String], SourceError> { .success(units.map(\.name)) }
 
-    func records(
-        in unit: String, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[Record], SourceError>) -> Void
-    ) {
-        Issue.record("the use case must read units as streams")
-    }
-
     func streamRecords(
         in unit: String, cancellation: CancellationToken,
         onRecords: @escaping @Sendable ([Record]) -> Void,

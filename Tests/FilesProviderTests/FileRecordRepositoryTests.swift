@@ -2,6 +2,7 @@ import Domain
 import FilesProvider
 import Foundation
 import ProviderKit
+import Synchronization
 import Testing
 
 @Suite("File record repository")
@@ -178,10 +179,14 @@ struct FileRecordRepositoryTests {
             format: nil, readers: [NDJSONFileReader()], mapping: FieldMapping())
         let token = CancellationToken()
         token.cancel()
-        let result = await withCheckedContinuation { continuation in
-            repository.records(in: "a.ndjson", cancellation: token) { continuation.resume(returning: $0) }
+        let delivered = Mutex(0)
+        let error = await withCheckedContinuation { continuation in
+            repository.streamRecords(
+                in: "a.ndjson", cancellation: token, onRecords: { records in delivered.withLock { $0 += records.count } },
+                completion: { continuation.resume(returning: $0) })
         }
-        #expect(throws: SourceError.cancelled) { try result.get() }
+        #expect(error == SourceError.cancelled)
+        #expect(delivered.withLock { $0 } == 0, "no records instead of records")
     }
 
     @Test("an extra reader plugs in by extension and by format name")

@@ -37,8 +37,3 @@ public enum ItemKind: String, Sendable, Hashable, CaseIterable, Codable {
     case movie
     case entry
 }
-
-/// Anything a use case can present as an `Item`.
-public protocol ItemConvertible {
-    func toItem() -> Item
-}

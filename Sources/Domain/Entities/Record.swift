@@ -24,7 +24,7 @@ public struct Record: Sendable, Hashable {
     }
 }
 
-extension Record: ItemConvertible {
+extension Record {
     public func toItem() -> Item {
         Item(kind: .record, id: id, title: title, subtitle: subtitle, url: url, date: date, fields: fields)
     }

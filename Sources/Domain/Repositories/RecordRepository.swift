@@ -1,21 +1,13 @@
 import Foundation
 
-/// A source of generic records made of independent units (files, runs of a program).
+/// A source of generic records made of independent units (files, runs of a program, queries of an API).
 public protocol RecordRepository: Sendable {
     /// The units to read this run, in order (for files: the glob matches, sorted). Called once per load.
     func recordUnits() -> Result<[String], SourceError>
 
-    /// Reads one unit. `completion` is called exactly once, from any thread.
-    func records(
-        in unit: String, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[Record], SourceError>) -> Void
-    )
-
     /// Reads one unit in batches as they are read, so a large unit never has to be held whole. `onRecords`
     /// gets the batches in order, never two at once; `completion` follows exactly once: nil when the unit was
     /// read to its end, else why not (the batches before the failure stand).
-    ///
-    /// Optional: the default reads the whole unit with `records(in:)` and hands it over as one batch.
     func streamRecords(
         in unit: String, cancellation: CancellationToken,
         onRecords: @escaping @Sendable ([Record]) -> Void,
@@ -23,7 +15,17 @@ public protocol RecordRepository: Sendable {
     )
 }
 
-extension RecordRepository {
+/// A record repository whose units come whole (one API response each): it implements `records(in:)` and
+/// gets `streamRecords` from it, as one batch.
+public protocol WholeUnitRecordRepository: RecordRepository {
+    /// Reads one unit. `completion` is called exactly once, from any thread.
+    func records(
+        in unit: String, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<[Record], SourceError>) -> Void
+    )
+}
+
+extension WholeUnitRecordRepository {
     public func streamRecords(
         in unit: String, cancellation: CancellationToken,
         onRecords: @escaping @Sendable ([Record]) -> Void,

@@ -22,7 +22,7 @@ public struct PlannedSource: Sendable {
     }
 }
 
-/// Told about the run as it happens, from any thread; drives live progress and watch modes.
+/// Told about the run as it happens, from any thread; drives live progress.
 public protocol AggregateObserver: Sendable {
     func aggregateDidStart(_ sources: [SourceDescriptor])
     func source(_ id: String, didDeliver itemCount: Int)
@@ -41,7 +41,7 @@ public struct AggregateSourcesUseCase: Sendable {
 
     /// - Parameters:
     ///   - deadlineSeconds: the whole run's time (`--deadline`); sources still loading then time out.
-    ///   - cancellation: ends the run early (Ctrl-C, a server shutting down): every source still loading is
+    ///   - cancellation: ends the run early (Ctrl-C): every source still loading is
     ///     reported `timeout` and stopped.
     ///   - stream: takes every source's items as they arrive; nil keeps them in the reports.
     ///   - completion: the reports in plan order, once every source is done and what they started is gone.
@@ -92,7 +92,7 @@ public struct AggregateSourcesUseCase: Sendable {
         }
     }
 
-    /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests, servers),
+    /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests),
     /// where a blocking wait would hold a thread of the shared pool.
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,

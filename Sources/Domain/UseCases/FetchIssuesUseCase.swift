@@ -23,7 +23,7 @@ public struct FetchIssuesUseCase: ItemSource {
     }
 }
 
-extension TrackerIssue: ItemConvertible {
+extension TrackerIssue {
     /// Field keys are part of the output contract (README, "issue" items).
     public func toItem() -> Item {
         var fields: [String: JSONValue] = [

@@ -53,7 +53,7 @@ public struct SearchMoviesUseCase: ItemSource {
     }
 }
 
-extension Movie: ItemConvertible {
+extension Movie {
     /// Field keys are part of the output contract (README, "movie" items).
     public func toItem() -> Item {
         var fields: [String: JSONValue] = [

@@ -4,7 +4,7 @@ import Synchronization
 
 /// The run's view model: the aggregate use case feeds it (input: `AggregateObserver`) from any thread
 /// as sources start, deliver and finish; it keeps an `AggregateViewState` (output) that the live
-/// progress, the final renderers and a later watch mode all read.
+/// progress and the final renderers read.
 ///
 /// Events may arrive in any order and from several threads: a source's finish before the run's start,
 /// a late item count after its finish. Rows stay in manifest order, counts never go backwards, and a

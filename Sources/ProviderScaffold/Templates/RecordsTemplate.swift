@@ -47,7 +47,7 @@ extension CapabilityTemplate {
                 }
             }
 
-            extension \#(repository): RecordRepository {
+            extension \#(repository): WholeUnitRecordRepository {
                 /// One unit per query: the use case fetches them concurrently and labels failures with them.
                 public func recordUnits() -> Result<[String], SourceError> {
                     .success(queries)
