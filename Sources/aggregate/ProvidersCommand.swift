@@ -1,5 +1,6 @@
 import App
 import ArgumentParser
+import ProviderKit
 
 /// The registered providers and the options each accepts.
 struct ProvidersCommand: ParsableCommand {
@@ -17,12 +18,15 @@ struct ProvidersCommand: ParsableCommand {
             output += "\(provider.name) — \(provider.summary)\(query)\n"
             for option in provider.options {
                 let requirement = option.required ? "required" : option.defaultValue.map { "default: \($0)" } ?? "optional"
-                output += "  \(option.name)  \(option.type)  (\(requirement))\n"
+                let tuning = option.identity == .tuning ? ", tuning" : ""
+                output += "  \(option.name)  \(option.type)  (\(requirement)\(tuning))\n"
                 for line in TextColumns.wrap(option.help, width: width - 6) {
                     output += "      \(line)\n"
                 }
             }
         }
+        output += "\ntuning: changing the option keeps the source's history and last good copy; changing any other "
+            + "option starts them afresh (README: Cache, offline and history).\n"
         print(output, terminator: "")
     }
 }
