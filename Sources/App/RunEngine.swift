@@ -99,15 +99,20 @@ extension AppDIContainer {
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
         output: RunOutput = .collect
     ) async throws(SelectionError) -> RunOutcome {
-        // Planning throws before anything starts, so the continuation is resumed exactly once either way.
+        // Planning throws before anything starts, so the continuation is resumed exactly once either way. The
+        // start (opening the store may wait for another process) runs on a thread of its own, off the pool.
         let result: Result<RunOutcome, SelectionError> = await withCheckedContinuation { continuation in
-            do throws(SelectionError) {
-                try run(request, cancellation: cancellation, observer: observer, output: output) {
-                    continuation.resume(returning: .success($0))
+            let start = Thread {
+                do throws(SelectionError) {
+                    try run(request, cancellation: cancellation, observer: observer, output: output) {
+                        continuation.resume(returning: .success($0))
+                    }
+                } catch {
+                    continuation.resume(returning: .failure(error))
                 }
-            } catch {
-                continuation.resume(returning: .failure(error))
             }
+            start.name = "aggregate.run"
+            start.start()
         }
         return try result.get()
     }
