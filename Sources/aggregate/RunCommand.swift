@@ -94,11 +94,15 @@ struct RunCommand: ParsableCommand {
         let request = RunRequest(
             selection: selection, query: query, deadlineSeconds: deadline,
             cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new)
-        let viewModel = AggregateViewModel()
+        // Live progress, when a person watches stderr: the view model follows the run, the renderer draws it.
         let progress = Terminal.stderrIsTTY && !quiet
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
             : nil
-        progress?.attach(to: viewModel)
+        let viewModel = progress.map { progress in
+            let viewModel = AggregateViewModel()
+            progress.attach(to: viewModel)
+            return viewModel
+        }
         let stdout = StandardOutput()
         let streamWriter = streamingWriter(to: stdout)
         let output: RunOutput = streamWriter.map { writer in
@@ -113,9 +117,7 @@ struct RunCommand: ParsableCommand {
         }
         progress?.finish()  // before stdout: both usually share one terminal
         streamWriter?.flush()
-        // The view model is the one source of what is shown: live progress above, the final render here.
-        viewModel.runDidFinish(outcome.report)
-        let report = (viewModel.report ?? outcome.report).ordered(by: sort)
+        let report = outcome.report.ordered(by: sort)
         if !quiet {
             for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
             for note in outcome.notes { Terminal.writeError("aggregate: \(note)\n") }
