@@ -1,0 +1,116 @@
+import Domain
+import Foundation
+import HTTPClient
+import HTTPClientLive
+import Logging
+import ProviderTesting
+import Testing
+
+/// The live client a source gets, for `environment` and the TLS / proxy options (retries on, short backoff,
+/// so a retried failure would show as a second connection).
+func liveClient(
+    environment: [String: String] = [:], caFile: URL? = nil, proxy: ProxySetting = .environment,
+    insecureSkipVerify: Bool = false, maxRetries: Int = 2, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+) -> any HTTPFetching {
+    LiveHTTPClientFactory(network: NetworkEnvironment(environment)).makeClient(HTTPClientConfiguration(
+        maxConnectionsPerHost: 4, requestTimeout: 20, retry: RetryPolicy(maxRetries: maxRetries, baseDelay: 0.05, maxDelay: 0.2),
+        logger: logger, sourceID: "test", caFile: caFile, proxy: proxy, insecureSkipVerify: insecureSkipVerify))
+}
+
+/// A request carrying a secret in its query, so messages can be checked for it.
+func secretRequest(_ server: TLSFixtureServer) -> HTTPRequest {
+    .get(server.baseURL, path: "/data", query: [URLQueryItem(name: "appid", value: secretKey)], secrets: [secretKey])
+}
+
+@Suite("TLS: a private CA, clear certificate errors, no retries")
+struct TLSTests {
+    /// The transports, by what selects them: no setting (URLSession), and `proxy: direct` (AsyncHTTPClient).
+    static let transports: [(String, ProxySetting)] = [("URLSession", .environment), ("AsyncHTTPClient", .direct)]
+
+    @Test("an untrusted certificate is a clear TLS error that says what to do, after exactly one connection",
+          arguments: transports)
+    func untrusted(transport: String, proxy: ProxySetting) async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSFixtureServer.start(certificates.localhost, body: "{}")
+        let capture = LogCapture()
+        let error = try #require(await liveClient(proxy: proxy, logger: capture.logger()).fetch(secretRequest(server)).error)
+        #expect(error.kind == .network)
+        #expect(error.message.hasPrefix("TLS: the certificate of localhost:\(server.port)"), "\(transport): \(error.message)")
+        #expect(error.message.contains("caFile") && error.message.contains("SSL_CERT_FILE"), "\(error.message)")
+        #expect(!error.message.contains("retr"), "a certificate failure is not retried: \(error.message)")
+        #expect(server.connections == 1, "\(transport): \(server.connections) connections")
+        #expect(server.requests == 0)
+        #expect(!error.message.contains("/data"), "the message names the host, not the URL: \(error.message)")
+        for text in [error.message] + capture.messages { #expect(!text.contains(secretKey), "\(text)") }
+        await server.stop()
+    }
+
+    @Test("with caFile naming the private CA, its server answers")
+    func caFile() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSFixtureServer.start(certificates.localhost, body: #"{"ok":true}"#)
+        let response = try await liveClient(caFile: certificates.caFile).fetch(.get(server.baseURL, path: "/data")).get()
+        #expect(response.status == 200 && response.text == #"{"ok":true}"#)
+        #expect(server.paths == ["/data"])
+        await server.stop()
+    }
+
+    @Test("with SSL_CERT_FILE naming the private CA, its server answers, for the whole run")
+    func sslCertFile() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSFixtureServer.start(certificates.localhost, body: "fine", contentType: "text/plain")
+        let client = liveClient(environment: ["SSL_CERT_FILE": certificates.caFile.path])
+        let response = try await client.fetch(.get(server.baseURL, path: "/")).get()
+        #expect(response.status == 200 && response.text == "fine")
+        await server.stop()
+    }
+
+    @Test("a trusted certificate for another host name is a hostname mismatch, not retried")
+    func hostnameMismatch() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSFixtureServer.start(certificates.otherHost, body: "{}")
+        let error = try #require(await liveClient(caFile: certificates.caFile).fetch(secretRequest(server)).error)
+        #expect(error.kind == .network)
+        #expect(error.message.contains("hostname mismatch") && error.message.contains("'localhost'"), "\(error.message)")
+        #expect(server.connections == 1)
+        await server.stop()
+    }
+
+    @Test("an expired certificate from a trusted CA fails verification, naming the dates as a cause, not retried")
+    func expired() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSFixtureServer.start(certificates.expired, body: "{}")
+        let error = try #require(await liveClient(caFile: certificates.caFile).fetch(secretRequest(server)).error)
+        #expect(error.kind == .network)
+        #expect(error.message.hasPrefix("TLS:") && error.message.contains("expired"), "\(error.message)")
+        #expect(server.connections == 1)
+        await server.stop()
+    }
+
+    @Test("https:// to a plain HTTP server is a TLS handshake failure that says so", arguments: transports)
+    func plainServer(transport: String, proxy: ProxySetting) async throws {
+        let server = try await FixtureServer.start()
+        server.fallback(.json("{}"))
+        var components = URLComponents(url: server.baseURL, resolvingAgainstBaseURL: false)!
+        components.scheme = "https"
+        let error = try #require(await liveClient(proxy: proxy).fetch(.get(components.url!, path: "/x")).error)
+        #expect(error.kind == .network)
+        #expect(error.message.contains("TLS: the handshake with 127.0.0.1:\(server.port) failed"), "\(transport): \(error.message)")
+        #expect(error.message.contains("https://"), "\(error.message)")
+        #expect(!error.message.contains("retr"), "\(error.message)")
+        await server.stop()
+    }
+
+    @Test("insecureSkipVerify reaches a loopback server with an untrusted certificate, and every request says so")
+    func insecureSkipVerify() async throws {
+        let certificates = try await TestCertificates.shared()
+        let server = try await TLSFixtureServer.start(certificates.localhost, body: "{}")
+        let capture = LogCapture()
+        let client = liveClient(insecureSkipVerify: true, logger: capture.logger())
+        for _ in 0..<2 { #expect(try await client.fetch(.get(server.baseURL, path: "/")).get().status == 200) }
+        let lines = capture.messages(at: .info)
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains("TLS certificate NOT verified (insecureSkipVerify, loopback host only)") }, "\(lines)")
+        await server.stop()
+    }
+}
