@@ -19,13 +19,17 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case truncatedBody = "truncated"
     case overSizeCap = "too-big"
     case wrongContentType = "html"
+    /// https:// to a server whose certificate is issued by a CA the run does not trust.
+    case tlsUntrusted = "tls-untrusted"
+    /// https:// to a plain HTTP server: the TLS handshake fails.
+    case tlsPlainServer = "tls-plain"
 
     public var description: String { rawValue }
 
     /// The kind the faulty source must report; nil means the source must end `ok`.
     public var defaultKind: SourceError.Kind? {
         switch self {
-        case .connectionRefused, .dnsFailure, .unavailable503, .truncatedBody: .network
+        case .connectionRefused, .dnsFailure, .unavailable503, .truncatedBody, .tlsUntrusted, .tlsPlainServer: .network
         case .timeoutBeforeHeaders, .slowBody: .timeout
         case .unauthorized401: .unauthorized
         case .rateLimited403, .rateLimited429: .rateLimited
@@ -38,8 +42,11 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// Whether the cell stalls the server, so the source is given a short timeout.
     var stalls: Bool { self == .timeoutBeforeHeaders || self == .slowBody }
 
-    /// Whether retries stay on (the cell is about what retrying does); otherwise the fault is made final.
-    var retries: Bool { self == .serverErrorThenSuccess || self == .unavailable503 }
+    /// Whether retries stay on (the cell is about what retrying does, or proves a TLS failure is not
+    /// retried); otherwise the fault is made final.
+    var retries: Bool { [.serverErrorThenSuccess, .unavailable503, .tlsUntrusted, .tlsPlainServer].contains(self) }
+
+    var isTLS: Bool { self == .tlsUntrusted || self == .tlsPlainServer }
 }
 
 /// What one cell found: the faulty source's outcome and every way it broke the contract.
@@ -78,6 +85,7 @@ extension ProviderConformance {
         healthyServer.fallback(successResponse)
         defer { Task { await healthyServer.stop() } }
         let baseline = try await run(subject, options: options(healthyServer.baseURL))
+        let baselineRequests = healthyServer.requestCount
         guard baseline.report.status == .ok, !baseline.report.items.isEmpty else {
             return [FaultMatrixResult(cell: .connectionRefused, outcome: "-", violations: [
                 "the working options gave \(baseline.report.status.rawValue) with \(baseline.report.items.count) items",
@@ -87,10 +95,15 @@ extension ProviderConformance {
         for cell in cells {
             let expected = cell == .serverErrorThenSuccess ? nil : (expectedKinds[cell] ?? cell.defaultKind)
             let secret = subject.secrets.first ?? "s3cr3t-fault-matrix"
+            let tlsServer = cell == .tlsUntrusted
+                ? try await TLSFixtureServer.start(try await TestCertificates.shared().localhost, body: String(decoding: successResponse.body, as: UTF8.self))
+                : nil
             let result = try await withServer(faultResponses(cell, success: successResponse, secret: secret)) { server in
                 let baseURL: URL = switch cell {
                 case .connectionRefused: try await FixtureServer.refusedURL()
                 case .dnsFailure: unresolvableURL
+                case .tlsUntrusted: tlsServer?.baseURL ?? server.baseURL
+                case .tlsPlainServer: URL(string: "https://127.0.0.1:\(server.port)")!
                 default: server.baseURL
                 }
                 var faulty = options(baseURL)
@@ -114,6 +127,16 @@ extension ProviderConformance {
             }
             if let message = faulty.error?.message, let why = messageProblem(message) {
                 violations.append("\(cell): the message \(why): \(message)")
+            }
+            if cell.isTLS, let message = faulty.error?.message, !message.contains("TLS: ") || message.contains("retr") {
+                violations.append("\(cell): expected a TLS error that was not retried, found: \(message)")
+            }
+            if let tlsServer {
+                // One connection per request of a clean run at most: a retried handshake would make more.
+                if tlsServer.connections > baselineRequests {
+                    violations.append("\(cell): \(tlsServer.connections) TLS connections for \(baselineRequests) request(s)")
+                }
+                await tlsServer.stop()
             }
             if healthy.status != .ok || healthy.items.map(\.id) != baseline.report.items.map(\.id) {
                 violations.append("\(cell): the healthy source was \(healthy.status.rawValue) with \(healthy.items.count) items, "
@@ -152,7 +175,7 @@ extension ProviderConformance {
         let echo = #"{"message":"bad request for key \#(secret)","status_message":"key \#(secret)"}"#
         let reset = String(Int(Date().timeIntervalSince1970) + 3600)
         switch cell {
-        case .connectionRefused, .dnsFailure: return []
+        case .connectionRefused, .dnsFailure, .tlsUntrusted, .tlsPlainServer: return []
         case .timeoutBeforeHeaders: return [success.delayed(slowAnswer)]
         case .slowBody: return [success.with(.stallBody(afterBytes: max(1, success.body.count / 2), seconds: slowAnswer))]
         case .unauthorized401: return [.json(echo, status: 401)]
