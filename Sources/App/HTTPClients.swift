@@ -40,4 +40,7 @@ extension AppDIContainer {
     var liveHTTP: LiveHTTPClientFactory {
         LiveHTTPClientFactory(network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile)
     }
+
+    /// Proxy variables of the environment that cannot be read (named, never quoted), for the run's warnings.
+    var liveHTTPProblems: [String] { NetworkEnvironment(environment).problems }
 }

@@ -81,6 +81,12 @@ struct TLSFailure: Sendable, Hashable {
                "no shared cipher", "legacy sigalg", "alert handshake failure") {
             return TLSFailure(reason: .unsupportedProtocol(reasonText(text)))
         }
+        if has("wrong version number", "http request") {
+            return TLSFailure(reason: .handshake("the server did not answer in TLS"))
+        }
+        if has("ssl_error_syscall", "unexpected eof", "connection reset") {
+            return TLSFailure(reason: .handshake("the server closed the connection during the handshake"))
+        }
         if has("ssl", "tls", "certificate") { return TLSFailure(reason: .handshake(reasonText(text))) }
         return nil
     }
@@ -88,6 +94,8 @@ struct TLSFailure: Sendable, Hashable {
     /// The reason part of an OpenSSL / curl message: after the last "::" or ": ", at most 80 characters, and
     /// only letters, digits, spaces and a little punctuation (never anything that could be a URL).
     static func reasonText(_ text: String) -> String {
+        // "… in connection to host:port" names the host, which the message says in its own words.
+        let text = text.components(separatedBy: " in connection to ").first ?? text
         var reason = Substring(text)
         if let range = text.range(of: "::", options: .backwards) {
             reason = text[range.upperBound...]
