@@ -36,7 +36,7 @@ public struct HTTPSourceOptions: Sendable, Hashable {
     public static func specs(defaultBaseURL: URL) -> [OptionSpec] {
         [
             OptionSpec("baseURL", "string (URL)", default: defaultBaseURL.absoluteString,
-                       help: "Where the API lives (a proxy, an enterprise host, a test server). https:// is required "
+                       help: "Where the API lives (an enterprise host, a reverse proxy, a test server). https:// is required "
                            + "when a credential is sent, except to loopback hosts."),
             OptionSpec("maxRetries", "integer 0–\(maxRetriesLimit)", default: String(RetryPolicy.defaultMaxRetries),
                        identity: .tuning, help: "Repeats of a GET after a network error, 429 or 5xx (exponential backoff with jitter; "
