@@ -120,6 +120,7 @@ final class StreamingRun: ItemStream {
         var notes: [String] = []
         if source.streams == true {
             finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
+            finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
             if !source.unrecorded.isEmpty { history.push((index, source.unrecorded), from: 0) }
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
