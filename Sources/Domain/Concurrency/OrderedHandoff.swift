@@ -24,6 +24,8 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
     private var taken = 0
     private var finished: [Bool]
     private var isCancelled = false
+    /// Taken batches kept before they are dropped from the front of the head's queue.
+    private static var compactionThreshold: Int { 32 }
 
     /// - Parameters:
     ///   - producers: how many producers there are (indices `0..<producers`).
@@ -96,6 +98,11 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
                 let more = taken < pending[head].count
                 if !more {
                     pending[head].removeAll(keepingCapacity: true)
+                    taken = 0
+                } else if taken >= Self.compactionThreshold {
+                    // A producer that stays just ahead never lets the array empty: drop what was taken, or
+                    // every batch it ever pushed would stay referenced here.
+                    pending[head].removeFirst(taken)
                     taken = 0
                 }
                 condition.broadcast()  // room for the head's producer
