@@ -18,15 +18,19 @@ public final class LiveProcess: Sendable {
     }
 
     private let process: Process
+    private let input: FileHandle?
     private let state = Mutex(State())
     private let exited = DispatchGroup()
 
-    private init(process: Process) {
+    private init(process: Process, input: FileHandle?) {
         self.process = process
+        self.input = input
     }
 
-    /// Starts `executable`; its stdin is /dev/null.
-    public static func start(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> LiveProcess {
+    /// Starts `executable`; its stdin is /dev/null, or a pipe that `send` writes to.
+    public static func start(
+        _ executable: URL, _ arguments: [String], environment: [String: String], withInput: Bool = false
+    ) throws -> LiveProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -34,8 +38,9 @@ public final class LiveProcess: Sendable {
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let live = LiveProcess(process: process)
+        let stdin = withInput ? Pipe() : nil
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        let live = LiveProcess(process: process, input: stdin?.fileHandleForWriting)
         live.exited.enter()
         process.terminationHandler = { [exited = live.exited] _ in exited.leave() }
         try process.run()
@@ -58,6 +63,11 @@ public final class LiveProcess: Sendable {
             }
             if let answer { continuation.resume(returning: answer) }
         }
+    }
+
+    /// Writes `text` to the program's stdin (started `withInput`).
+    public func send(_ text: String) {
+        try? input?.write(contentsOf: Data(text.utf8))
     }
 
     public func signal(_ number: Int32) {

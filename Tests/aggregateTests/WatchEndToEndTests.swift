@@ -106,4 +106,68 @@ struct WatchEndToEndTests {
         #expect(result.status == 78)
         #expect(result.stderr.contains("sources[0].refreshSeconds"))
     }
+
+    @Test("on a terminal: the alternate screen, each source with its items, a new one marked after a refresh; q leaves it")
+    func screenInPseudoTerminal() async throws {
+        let sandbox = try Sandbox(
+            manifest: #"{"version": 1, "defaults": {"refreshSeconds": 0.3}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#,
+            files: ["data/a.ndjson": #"{"id": "x", "title": "X item"}"# + "\n"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        // `script` gives the program a pseudo-terminal and copies what it draws to our stdout.
+        let command = "stty cols 100 rows 20; exec '\(Aggregate.binary.path)' watch --stop-after 120 --manifest '\(sandbox.manifestPath)'"
+        let screen = try LiveProcess.start(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qfec", command, "/dev/null"], environment: environment, withInput: true)
+        #expect(await screen.waitFor { stdout, _ in stdout.contains("X item") && stdout.contains("notes (files)") })
+        try Data((#"{"id": "x", "title": "X item"}"# + "\n" + #"{"id": "y", "title": "Y item"}"# + "\n").utf8)
+            .write(to: sandbox.root.appendingPathComponent("data/a.ndjson"))
+        #expect(await screen.waitFor { stdout, _ in stdout.contains("+ Y item") && stdout.contains("1 new") })
+        screen.send("q")
+        let result = await screen.finish()
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\u{1B}[?1049h"), "entered the alternate screen")
+        let left = try #require(result.stdout.range(of: "\u{1B}[?1049l", options: .backwards))
+        #expect(result.stdout[left.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                "the alternate screen is left last")
+    }
+}
+
+/// `aggregate watch` left running: its memory and descriptors must not grow with the number of refreshes.
+@Suite("aggregate watch soak")
+struct WatchSoakTests {
+    /// Resident memory (KiB) and open descriptors of a process, from /proc.
+    static func usage(of pid: Int32) -> (rssKiB: Int, descriptors: Int)? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""),
+              let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        else { return nil }
+        return (kib, descriptors)
+    }
+
+    @Test("2,000 refreshes: resident memory and open descriptors stay flat")
+    func soak() async throws {
+        let sandbox = try Sandbox(
+            manifest: #"{"version": 1, "defaults": {"refreshSeconds": 0.001}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}, {"id": "more", "provider": "files", "options": {"paths": ["data/b.ndjson"]}}]}"#,
+            files: ["data/a.ndjson": (1...200).map { #"{"id": "a\#($0)", "title": "A"}"# }.joined(separator: "\n"),
+                    "data/b.ndjson": #"{"id": "b", "title": "B"}"#])
+        var environment = ProcessInfo.processInfo.environment
+        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        let watch = try LiveProcess.start(
+            Aggregate.binary, ["watch", "-f", "ndjson", "--verbose", "--stop-after", "300", "--manifest", sandbox.manifestPath],
+            environment: environment)
+        @Sendable func refreshes(_ stderr: String) -> Int { stderr.split(separator: "\n").count { $0.contains(": ok, ") } }
+        #expect(await watch.waitFor { _, stderr in refreshes(stderr) >= 400 })
+        let warm = try #require(Self.usage(of: watch.processIdentifier))
+        #expect(await watch.waitFor { _, stderr in refreshes(stderr) >= 2_400 })
+        let later = try #require(Self.usage(of: watch.processIdentifier))
+        watch.signal(SIGTERM)
+        let result = await watch.finish()
+        #expect(result.status == 0)
+        print("watch soak: after 400 refreshes \(warm.rssKiB) KiB, \(warm.descriptors) fds; "
+            + "after 2,400: \(later.rssKiB) KiB, \(later.descriptors) fds")
+        #expect(later.descriptors <= warm.descriptors + 2, "descriptors grew: \(warm.descriptors) → \(later.descriptors)")
+        #expect(later.rssKiB <= warm.rssKiB + 8 * 1024, "memory grew: \(warm.rssKiB) → \(later.rssKiB) KiB")
+    }
 }

@@ -118,6 +118,18 @@ public struct AggregateSourcesUseCase: Sendable {
         let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
         let delivered = Mutex<(items: [Item], streamedCount: Int)>(([], 0))
         let cancellation = CancellationToken(deadline: deadline)
+        /// Set below: what the source's end releases (the timeout timer's hold on the sink).
+        let finished = Mutex<@Sendable () -> Void>({})
+        // The run's token may outlive this source (a watch): its handler goes once the source finished.
+        let runHandler = Mutex<(registration: Int?, sourceFinished: Bool)>((nil, false))
+        let forgetRunHandler: @Sendable () -> Void = {
+            let registration = runHandler.withLock { state -> Int? in
+                state.sourceFinished = true
+                defer { state.registration = nil }
+                return state.registration
+            }
+            if let registration { runCancellation?.removeHandler(registration) }
+        }
 
         let sink = ItemSink(
             onItems: { batch in
@@ -133,6 +145,8 @@ public struct AggregateSourcesUseCase: Sendable {
                 observer?.source(descriptor.id, didDeliver: count)
             },
             onFinish: { outcome, warnings in
+                forgetRunHandler()
+                finished.withLock { $0 }()
                 let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 let (items, streamedCount) = delivered.withLock { $0 }
                 var report = SourceReport(
@@ -146,7 +160,12 @@ public struct AggregateSourcesUseCase: Sendable {
                 finish(report)
             })
 
+        // The timer stays queued until its deadline even when the source finished long before (a watch runs
+        // many short runs): it holds only this box, which lets go of the sink once the source finished.
+        let timeoutTarget = Mutex<ItemSink?>(sink)
+        finished.withLock { $0 = { timeoutTarget.withLock { $0 = nil } } }
         DispatchQueue.global().asyncAfter(deadline: deadline) {
+            guard let sink = timeoutTarget.withLock({ $0 }) else { return }
             let message = cutByRun
                 ? "the run's deadline passed before this source finished"
                 : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
@@ -154,10 +173,17 @@ public struct AggregateSourcesUseCase: Sendable {
                 cancellation.cancel()
             }
         }
-        runCancellation?.onCancel {
-            if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
-                cancellation.cancel()
+        if let runCancellation {
+            let registration = runCancellation.onCancel {
+                if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
+                    cancellation.cancel()
+                }
             }
+            let finishedAlready = runHandler.withLock { state -> Bool in
+                if !state.sourceFinished { state.registration = registration }
+                return state.sourceFinished
+            }
+            if finishedAlready { runCancellation.removeHandler(registration) }
         }
         itemSource.load(
             LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: sink)

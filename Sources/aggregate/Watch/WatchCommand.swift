@@ -95,7 +95,9 @@ struct WatchCommand: ParsableCommand {
         let interruption = Interruption.install()
         interruption.token.onCancel(stop)
         Reload.onHangUp { [manifestOptions, quiet] in
-            Self.reload(manifestOptions, into: watcher, logger: logger, quiet: quiet)
+            if Self.reload(manifestOptions, into: watcher, logger: logger, quiet: quiet) {
+                front.reloaded(sources: watcher.sourceIDs)
+            }
         }
         if let stopAfter {
             DispatchQueue.global().asyncAfter(deadline: .now() + stopAfter.seconds, execute: stop)
@@ -109,7 +111,9 @@ struct WatchCommand: ParsableCommand {
 
 extension WatchCommand {
     /// SIGHUP: the manifest again; an invalid one, or one without the `--sources`, leaves the old one running.
-    static func reload(_ manifestOptions: ManifestOptions, into watcher: Watcher, logger: Logger, quiet: Bool) {
+    /// Returns whether the new manifest runs now.
+    @discardableResult
+    static func reload(_ manifestOptions: ManifestOptions, into watcher: Watcher, logger: Logger, quiet: Bool) -> Bool {
         let path = manifestOptions.displayPath
         let reloaded: AppDIContainer
         do throws(ManifestError) {
@@ -117,15 +121,16 @@ extension WatchCommand {
         } catch {
             Terminal.writeError("aggregate: \(path) is invalid; the old manifest keeps running:\n"
                 + error.problems.map { "  \($0)\n" }.joined())
-            return
+            return false
         }
         do throws(SelectionError) {
             try watcher.reload(reloaded)
         } catch {
             Terminal.writeError("aggregate: \(path) no longer fits --sources (\(error)); the old manifest keeps running\n")
-            return
+            return false
         }
         if !quiet { Terminal.writeError("aggregate: reloaded \(path)\n") }
+        return true
     }
 }
 

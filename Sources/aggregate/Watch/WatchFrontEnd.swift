@@ -14,6 +14,12 @@ protocol WatchFrontEnd: WatchObserver {
     func begin(watcher: Watcher, sources: [String], onQuit: @escaping @Sendable () -> Void)
     /// After the watch stopped: flush, restore the terminal.
     func end()
+    /// After a manifest reload: these sources are watched now.
+    func reloaded(sources: [String])
+}
+
+extension WatchFrontEnd {
+    func reloaded(sources: [String]) {}
 }
 
 enum WatchFrontEnds {
