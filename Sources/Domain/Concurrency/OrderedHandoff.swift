@@ -24,8 +24,6 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
     private var taken = 0
     private var finished: [Bool]
     private var isCancelled = false
-    /// Taken batches kept before they are dropped from the front of the head's queue.
-    private static var compactionThreshold: Int { 32 }
 
     /// - Parameters:
     ///   - producers: how many producers there are (indices `0..<producers`).
@@ -99,9 +97,9 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
                 if !more {
                     pending[head].removeAll(keepingCapacity: true)
                     taken = 0
-                } else if taken >= Self.compactionThreshold {
-                    // A producer that stays just ahead never lets the array empty: drop what was taken, or
-                    // every batch it ever pushed would stay referenced here.
+                } else if taken >= capacity {
+                    // A producer that stays just ahead never lets the array empty: drop what was taken (at
+                    // most `capacity` are kept), or every batch it ever pushed would stay referenced here.
                     pending[head].removeFirst(taken)
                     taken = 0
                 }
