@@ -19,12 +19,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Comma-separated source ids to run (default: every enabled source). A named source runs even if disabled.",
-            valueName: "ids"))
-    var sources: [String] = []
+    @OptionGroup var selection: SourceSelection
 
     @Option(name: [.customShort("f"), .long], help: "Output format.")
     var format: OutputFormat = .table
@@ -68,16 +63,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Per-source timings and one log line per request on stderr.")
     var verbose = false
 
-    var selection: [String]? {
-        let ids = sources.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return ids.isEmpty ? nil : ids
-    }
-
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if let deadline, !(deadline > 0) { throw ValidationError("--deadline must be a number of seconds above 0.") }
-        if !sources.isEmpty, selection == nil { throw ValidationError("--sources needs at least one source id.") }
         if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
         if offline, noCache { throw ValidationError("--offline and --no-cache cannot be used together.") }
         if let query, query.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -92,7 +80,7 @@ struct RunCommand: ParsableCommand {
         }
         let container = try manifestOptions.loadContainer(logger: logger)
         let request = RunRequest(
-            selection: selection, query: query, deadlineSeconds: deadline,
+            selection: selection.ids, query: query, deadlineSeconds: deadline,
             cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new)
         // Live progress, when a person watches stderr: the view model follows the run, the renderer draws it.
         let progress = Terminal.stderrIsTTY && !quiet

@@ -1,19 +1,8 @@
 @testable import App
 import Domain
 import Foundation
+import ProviderTesting
 import Testing
-
-/// A seeded generator: the same jitter every run (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 @Suite("Watch schedule: when each source runs next")
 struct WatchScheduleTests {

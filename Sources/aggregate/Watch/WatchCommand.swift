@@ -39,8 +39,7 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(name: .long, help: ArgumentHelp("Comma-separated source ids to watch (default: every enabled source).", valueName: "ids"))
-    var sources: [String] = []
+    @OptionGroup var selection: SourceSelection
 
     @Option(name: [.customShort("f"), .long],
             help: "view (full screen; the default on a terminal), ndjson (the default otherwise) or json.")
@@ -58,12 +57,6 @@ struct WatchCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Each source's status on stderr as it finishes, and one log line per request.")
     var verbose = false
-
-    var selection: [String]? {
-        let ids = sources.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return ids.isEmpty ? nil : ids
-    }
 
     func validate() throws {
         if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
@@ -84,7 +77,7 @@ struct WatchCommand: ParsableCommand {
         do throws(SelectionError) {
             watcher = try Watcher(
                 container: container,
-                options: Watcher.Options(selection: selection, items: front.wantsEveryItem ? .all : .new(fromStart: newOnly), output: front.output),
+                options: Watcher.Options(selection: selection.ids, items: front.wantsEveryItem ? .all : .new(fromStart: newOnly), output: front.output),
                 observer: front)
         } catch {
             throw ValidationError(error.description)
@@ -134,35 +127,12 @@ extension WatchCommand {
     }
 }
 
-/// `--stop-after`: `90`, `30s`, `10m`, `1h30m`, `2d`.
+/// `--stop-after`: `90`, `30s`, `10m`, `1h30m`, `2d` (`DurationText`).
 struct WatchDuration: ExpressibleByArgument, Sendable {
     var seconds: Double
 
     init?(argument: String) {
-        if let plain = Double(argument), plain > 0 {
-            seconds = plain
-            return
-        }
-        var total = 0.0
-        var number = ""
-        for character in argument.lowercased() {
-            if character.isNumber || character == "." {
-                number.append(character)
-                continue
-            }
-            let unit: Double
-            switch character {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86_400
-            default: return nil
-            }
-            guard let value = Double(number) else { return nil }
-            total += value * unit
-            number = ""
-        }
-        guard number.isEmpty, total > 0 else { return nil }
-        seconds = total
+        guard let seconds = DurationText.seconds(argument) else { return nil }
+        self.seconds = seconds
     }
 }
