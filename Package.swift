@@ -69,7 +69,10 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
+        .target(name: "FeedProvider", dependencies: [
+            "Domain", "ProviderKit", "HTTPClient", "FeedParsing",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Composition

@@ -141,7 +141,9 @@ public enum FeedParser {
         if !complete, !document.rootClosed, let ended = document.endedEarly {
             throw error(XMLErrorDescription.text(forCode: ended.code), at: ended)
         }
-        let feed = Feed(title: document.feedTitle, link: document.siteLink, entries: document.entries)
+        let feed = Feed(
+            title: document.feedTitle, link: document.siteLink, entries: document.entries,
+            droppedEntries: document.droppedEntries)
         return Parsed(feed: feed, format: format, encoding: stream.chosenEncoding)
     }
 

@@ -39,6 +39,8 @@ extension FeedEntry {
         fields["content"] = content.map(JSONValue.string)
         fields["published"] = published.map { .string(ISO8601.string(from: $0)) }
         fields["updated"] = updated.map { .string(ISO8601.string(from: $0)) }
+        fields["publishedRaw"] = publishedRaw.map(JSONValue.string)
+        fields["updatedRaw"] = updatedRaw.map(JSONValue.string)
         fields["enclosureURL"] = enclosureURL.map { .string($0.absoluteString) }
         return Item(
             kind: .entry, id: id, title: title ?? "(untitled)", subtitle: feed.title, url: link,
