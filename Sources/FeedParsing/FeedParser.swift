@@ -141,9 +141,13 @@ public enum FeedParser {
         if !complete, !document.rootClosed, let ended = document.endedEarly {
             throw error(XMLErrorDescription.text(forCode: ended.code), at: ended)
         }
+        var warnings: [String] = []
+        if stream.skippedLeadingBytes > 0 {
+            warnings.append("skipped \(stream.skippedLeadingBytes) byte(s) before the XML declaration")
+        }
         let feed = Feed(
             title: document.feedTitle, link: document.siteLink, entries: document.entries,
-            droppedEntries: document.droppedEntries)
+            droppedEntries: document.droppedEntries, warnings: warnings)
         return Parsed(feed: feed, format: format, encoding: stream.chosenEncoding)
     }
 

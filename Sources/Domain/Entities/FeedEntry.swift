@@ -31,12 +31,17 @@ public struct Feed: Sendable, Hashable {
     public var entries: [FeedEntry]
     /// Elements that looked like entries but were none (empty, or nested inside another entry), left out.
     public var droppedEntries: Int
+    /// What the parser recovered from or skipped, for the source's warnings (the entries stand).
+    public var warnings: [String]
 
-    public init(title: String? = nil, link: URL? = nil, entries: [FeedEntry], droppedEntries: Int = 0) {
+    public init(
+        title: String? = nil, link: URL? = nil, entries: [FeedEntry], droppedEntries: Int = 0, warnings: [String] = []
+    ) {
         self.title = title
         self.link = link
         self.entries = entries
         self.droppedEntries = droppedEntries
+        self.warnings = warnings
     }
 }
 

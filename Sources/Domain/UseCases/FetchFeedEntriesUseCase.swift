@@ -23,6 +23,9 @@ public struct FetchFeedEntriesUseCase: ItemSource {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
         sink.collect(locations.map(label), context: context) { index, done in
             repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) { result in
+                if case .success(let feed) = result {
+                    for warning in feed.warnings { sink.warn("\(label(locations[index])): \(warning)") }
+                }
                 done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
             }
         }
