@@ -49,4 +49,21 @@ struct LeadingJunkTests {
         case .failure(let error): #expect(error.kind == .parse)
         }
     }
+
+    @Test("cut at several places, each fixture keeps a prefix of its entries and says it was cut (or fails)",
+          arguments: fixtures)
+    func truncatedAnywhere(fixture: String) throws {
+        let full = try Fixture.data(fixture)
+        let entries = try FeedParser.parse(full).entries.map(\.id)
+        for fraction in [0.2, 0.45, 0.7, 0.9] {
+            let cut = full.prefix(Int(Double(full.count) * fraction))
+            switch Result(catching: { () throws(SourceError) in try FeedParser.parse(Data(cut)) }) {
+            case .success(let feed):
+                #expect(Array(entries.prefix(feed.entries.count)) == feed.entries.map(\.id), "\(fixture) cut at \(fraction)")
+                #expect(feed.warnings.contains { $0.hasPrefix("truncated:") }, "\(fixture) cut at \(fraction): no warning")
+            case .failure(let error):
+                #expect(error.kind == .parse, "\(fixture) cut at \(fraction): \(error)")
+            }
+        }
+    }
 }
