@@ -95,10 +95,11 @@ struct StreamResult: Sendable {
     var error: SourceError?
 }
 
-/// Runs the repository directly with its own deadline, suspending (never blocking a pool thread).
+/// Runs the repository directly with its own deadline (`timeout` from now), suspending (never blocking a pool
+/// thread) until its completion.
 func stream(
     _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
-    cancellation: CancellationToken = CancellationToken(), parentEnvironment: [String: String]? = nil
+    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil
 ) async -> StreamResult {
     let repository = ExecRecordRepository(
         command: command, logger: logger, gracePeriod: gracePeriod,
@@ -106,7 +107,7 @@ func stream(
     let result = Mutex(StreamResult())
     return await withCheckedContinuation { continuation in
         repository.streamRecords(
-            deadline: .now() + timeout, cancellation: cancellation,
+            cancellation: CancellationToken(deadline: .now() + timeout), lingering: lingering,
             onRecords: { records in result.withLock { $0.records.append(contentsOf: records) } },
             onWarning: { warning in result.withLock { $0.warnings.append(warning) } },
             completion: { error in
@@ -141,3 +142,42 @@ func isGone(_ pid: pid_t, within seconds: Double = 10) async -> Bool {
 let examplesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Examples/exec")
+
+/// The shell lines that write `pid pgid` of the script's shell to the file `ids` (in its working directory).
+let recordIDs = #"""
+    read -r pid comm state ppid pgid rest < /proc/$$/stat
+    echo "$pid $pgid" > ids.tmp && mv ids.tmp ids
+    """#
+
+extension ScriptDirectory {
+    /// The pid and process group a script wrote with `recordIDs`, waiting (bounded) for the file.
+    func ids() async -> (pid: pid_t, pgid: pid_t)? {
+        guard let text = await waitForFile("ids") else { return nil }
+        let numbers = text.split(separator: " ").compactMap { pid_t($0) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+    }
+}
+
+/// Loads `source` with `cancellation` as the aggregate use case would, runs `meanwhile` (which may cancel),
+/// then waits for what a run waits for: the source's finish and its lingering work. Returns how it finished.
+func loadUntilSettled(
+    _ source: any ItemSource, cancellation: CancellationToken, meanwhile: () async throws -> Void
+) async throws -> ItemSink.Outcome? {
+    let lingering = LingeringWork()
+    let (outcomes, finished) = AsyncStream.makeStream(of: ItemSink.Outcome.self)
+    let sink = ItemSink(onItems: { _ in }, onFinish: { outcome, _ in
+        finished.yield(outcome)
+        finished.finish()
+    })
+    source.load(LoadContext(concurrency: 1, cancellation: cancellation, lingering: lingering), into: sink)
+    do {
+        try await meanwhile()
+    } catch {
+        cancellation.cancel()  // leave nothing running behind a failed test
+        throw error
+    }
+    var outcome: ItemSink.Outcome?
+    for await value in outcomes { outcome = value }
+    await withCheckedContinuation { settled in lingering.notify(queue: .global()) { settled.resume() } }
+    return outcome
+}
