@@ -32,7 +32,8 @@ public protocol AggregateObserver: Sendable {
 /// Loads every planned source concurrently (DispatchGroup) and reports them in plan order.
 ///
 /// Each source gets its own timeout and the run an overall deadline; a source still loading then is
-/// reported `timeout` with the items it delivered so far, and the others are unaffected.
+/// reported `timeout` with the items it delivered so far, and the others are unaffected. Cancelling the
+/// run (`cancellation`: Ctrl-C) does the same to every source still loading.
 ///
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
@@ -40,8 +41,9 @@ public struct AggregateSourcesUseCase: Sendable {
     public init() {}
 
     public func execute(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        stream: (any ItemStream)? = nil, completion: @escaping @Sendable (AggregateReport) -> Void
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil,
+        completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
         let startedAt = Date()
         let runStart = DispatchTime.now()
@@ -68,10 +70,14 @@ public struct AggregateSourcesUseCase: Sendable {
                 finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):
                 let streamed = Self.streamedDelivery(stream, index: index, source.descriptor)
+                // Until `load` has returned, what the source starts may not yet be registered as lingering:
+                // a deadline firing meanwhile must not complete the run before it is.
+                let starting = lingering.begin()
                 DispatchQueue.global().async {
                     Self.load(
-                        itemSource, source.descriptor, runDeadline: runDeadline, lingering: lingering, observer: observer,
-                        streamed: streamed, finish: finish)
+                        itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
+                        lingering: lingering, observer: observer, streamed: streamed, finish: finish)
+                    starting()
                 }
             }
         }
@@ -86,11 +92,11 @@ public struct AggregateSourcesUseCase: Sendable {
     /// Runs `execute` and suspends until it is done: for callers in Swift concurrency (tests, servers),
     /// where a blocking wait would hold a thread of the shared pool.
     public func execute(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        stream: (any ItemStream)? = nil
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil
     ) async -> AggregateReport {
         await withCheckedContinuation { continuation in
-            execute(sources, deadlineSeconds: deadlineSeconds, observer: observer, stream: stream) {
+            execute(sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream) {
                 continuation.resume(returning: $0)
             }
         }
@@ -99,12 +105,12 @@ public struct AggregateSourcesUseCase: Sendable {
     /// Runs `execute` and waits for it. Call only from synchronous code (the CLI's main thread), never from
     /// a Swift-concurrency task or a queue that the sources deliver on.
     public func executeAndWait(
-        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, observer: (any AggregateObserver)? = nil,
-        stream: (any ItemStream)? = nil
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil
     ) -> AggregateReport {
         let result = Mutex<AggregateReport?>(nil)
         let done = DispatchSemaphore(value: 0)
-        execute(sources, deadlineSeconds: deadlineSeconds, observer: observer, stream: stream) { report in
+        execute(sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream) { report in
             result.withLock { $0 = report }
             done.signal()
         }
@@ -122,7 +128,8 @@ public struct AggregateSourcesUseCase: Sendable {
 
     /// - Parameter streamed: where the source's batches go when they are streamed rather than kept.
     private static func load(
-        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?, lingering: LingeringWork,
+        _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
+        runCancellation: CancellationToken?, lingering: LingeringWork,
         observer: (any AggregateObserver)?, streamed: (@Sendable ([Item]) -> Void)?,
         finish: @escaping @Sendable (SourceReport) -> Void
     ) {
@@ -165,6 +172,11 @@ public struct AggregateSourcesUseCase: Sendable {
                 ? "the run's deadline passed before this source finished"
                 : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
             if sink.close(.timedOut(SourceError(.timeout, message))) {
+                cancellation.cancel()
+            }
+        }
+        runCancellation?.onCancel {
+            if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
                 cancellation.cancel()
             }
         }
