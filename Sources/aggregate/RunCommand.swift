@@ -87,6 +87,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         Terminal.ignoreBrokenPipes()
+        let interruption = Interruption()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
@@ -117,13 +118,17 @@ struct RunCommand: ParsableCommand {
             let stream = StreamingRun(
                 sources: plan.map(\.descriptor), storage: storage, query: query, newOnly: new,
                 write: { id, items in streamWriter.write(items, source: id) })
-            let loaded = useCase.executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel, stream: stream)
+            let loaded = useCase.executeAndWait(
+                plan, deadlineSeconds: deadline, cancellation: interruption.cancellation, observer: viewModel, stream: stream)
             progress?.finish()
             streamWriter.flush()
+            try exitIfInterrupted(interruption, output: output)
             finished = stream.outcome(loaded)
         } else {
-            let loaded = useCase.executeAndWait(plan, deadlineSeconds: deadline, observer: viewModel)
+            let loaded = useCase.executeAndWait(
+                plan, deadlineSeconds: deadline, cancellation: interruption.cancellation, observer: viewModel)
             progress?.finish()  // before stdout: both usually share one terminal
+            try exitIfInterrupted(interruption, output: output)
             finished = storage.finish(loaded, query: query, newOnly: new)
         }
         // The view model is the one source of what is shown: live progress above, the final render here.
@@ -144,6 +149,15 @@ struct RunCommand: ParsableCommand {
 
         reportOnStandardError(report)
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
+    }
+
+    /// An interrupted run stores nothing and prints no report (what was streamed stays printed); the run has
+    /// already waited for what its sources started to be gone.
+    private func exitIfInterrupted(_ interruption: Interruption, output: StandardOutput) throws {
+        guard let status = interruption.exitStatus else { return }
+        output.flush()
+        if !quiet { Terminal.writeError("aggregate: interrupted; every program it started has been stopped\n") }
+        throw ExitCode(status)
     }
 
     /// The writer for output that can go out while the run goes on: NDJSON in the sources' own order (a date

@@ -1,0 +1,52 @@
+import Dispatch
+import Domain
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Ctrl-C (SIGINT) or SIGTERM during a run. The first cancels the run: every source still loading is cut
+/// short and stops what it started (an exec program's process group is stopped and awaited), then
+/// `aggregate` exits with 128 + the signal (130 for Ctrl-C). A second one ends `aggregate` at once.
+///
+/// The signals are heard by Dispatch sources on a queue of their own, never by a handler that interrupts
+/// arbitrary code. Ignoring them first is what lets the sources have them; the programs we start reset
+/// every signal to its default (`CProcessSpawn`), so they still stop on Ctrl-C.
+final class Interruption: Sendable {
+    /// Cancelled by the first signal.
+    let cancellation = CancellationToken()
+    private let received = Mutex<Int32?>(nil)
+    /// Kept for as long as signals are to be heard.
+    private let sources = Mutex<[any DispatchSourceSignal]>([])
+
+    init(signals: [Int32] = [SIGINT, SIGTERM]) {
+        let queue = DispatchQueue(label: "aggregate.signals")
+        // Made inside the lock only so that they need not cross into it; nothing else can hold it yet.
+        sources.withLock { sources in
+            sources = signals.map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { [self] in heard(number) }
+                source.resume()
+                return source
+            }
+        }
+    }
+
+    /// 128 + the signal that cancelled the run, nil when none came.
+    var exitStatus: Int32? { received.withLock { $0 }.map { 128 + $0 } }
+
+    private func heard(_ number: Int32) {
+        let first = received.withLock { received in
+            defer { received = received ?? number }
+            return received == nil
+        }
+        if first {
+            cancellation.cancel()
+        } else {
+            _exit(128 + number)
+        }
+    }
+}
