@@ -45,11 +45,16 @@ enum ChildProcess {
 
     /// A pipe whose ends are both close-on-exec, so no program started meanwhile inherits them.
     static func makePipe() throws(Failure) -> (read: FileHandle, write: FileHandle) {
+        let (read, write) = try pipeDescriptors()
+        return (FileHandle(fileDescriptor: read, closeOnDealloc: true), FileHandle(fileDescriptor: write, closeOnDealloc: true))
+    }
+
+    /// `makePipe` as bare descriptors, for the caller to close.
+    static func pipeDescriptors() throws(Failure) -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [-1, -1]
         let code = aggregate_pipe(&descriptors)
         guard code == 0 else { throw Failure(code: code) }
-        return (FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true),
-                FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true))
+        return (descriptors[0], descriptors[1])
     }
 
     /// How many times, and after how long, a start that failed with ETXTBSY is tried again: exec fails with

@@ -26,7 +26,7 @@ extension ProgramRun {
                 if signal == SIGKILL { logger.debug("\(command.programName) is still running; sending SIGKILL") }
                 ChildProcess.signal(signal, group: group, alsoLeader: alsoLeader)
             case .closeOutput:
-                closeChannels()
+                stopReading()
             case .scheduleEscalation:
                 after(gracePeriod) { $0.graceElapsed() }
             case .scheduleGiveUp:

@@ -10,9 +10,9 @@ import Darwin
 #endif
 
 /// One run of an external program: starts it (`ChildProcess`), feeds its input (`InputFeeder`), drains
-/// stdout and stderr concurrently (non-blocking `DispatchIO`, so neither pipe can fill up and stall the
-/// other), turns stdout lines into records as they arrive, and stops it on timeout, cancellation or too much
-/// output (`ProgramLifecycle` decides, `ProgramRun+Lifecycle.swift` carries it out).
+/// stdout and stderr together (`OutputReader`), turns stdout lines into records as they arrive, and stops it
+/// on timeout, cancellation or too much output (`ProgramLifecycle` decides, `ProgramRun+Lifecycle.swift`
+/// carries it out). Each of those blocks on a thread of its own, never on Dispatch's shared threads.
 ///
 /// The program is started, then reaped, on a thread of its own that blocks in `waitpid`: the run learns of
 /// the exit at once even when a background process the program left holds its output. Completion waits for
@@ -37,7 +37,7 @@ final class ProgramRun: Sendable {
         var stdoutBytes = 0
         var lineNumber = 0
         var startError: SourceError?
-        var channels: [DispatchIO] = []
+        var reader: OutputReader?
         var openOutputs = 2
         var isComplete = false
         var endLingering: (@Sendable () -> Void)?
@@ -51,8 +51,6 @@ final class ProgramRun: Sendable {
     private let environment: [String: String]
     private let events: Events
     private let group = DispatchGroup()
-    private let stdoutQueue = DispatchQueue(label: "aggregate.exec.stdout")
-    private let stderrQueue = DispatchQueue(label: "aggregate.exec.stderr")
     /// Wakes a start waiting to retry after ETXTBSY when the run is stopped.
     let retryWake = DispatchSemaphore(value: 0)
     private let inputFile: URL?
@@ -133,11 +131,13 @@ final class ProgramRun: Sendable {
         let stdout: (read: FileHandle, write: FileHandle)
         let stderr: (read: FileHandle, write: FileHandle)
         let stdin: (read: FileHandle, write: FileHandle)?
+        let reader: OutputReader
         do {
             if let inputFile { try Self.writePrivately(command.inputJSON, to: inputFile) }
             stdout = try ChildProcess.makePipe()
             stderr = try ChildProcess.makePipe()
             stdin = command.input == .stdin ? try ChildProcess.makePipe() : nil
+            reader = try OutputReader()
         } catch {
             return .failed(startFailure((error as? ChildProcess.Failure)?.message ?? error.localizedDescription))
         }
@@ -164,9 +164,20 @@ final class ProgramRun: Sendable {
             }
             return .failed(startFailure(failure.message))
         }
+        state.withLock { $0.reader = reader }
         perform(state.withLock { $0.lifecycle.started(pid: pid) })
-        read(stdout.read, on: stdoutQueue) { [self] chunk in receiveStdout(chunk) }
-        read(stderr.read, on: stderrQueue) { [self] chunk in receiveStderr(chunk) }
+        reader.start(
+            stdout: stdout.read, stderr: stderr.read,
+            onData: { [self] stream, chunk in
+                switch stream {
+                case .stdout: receiveStdout(chunk)
+                case .stderr: receiveStderr(chunk)
+                }
+            },
+            onEnd: { [self] _ in
+                state.withLock { $0.openOutputs -= 1 }
+                group.leave()
+            })
         if let stdin { feed(command.inputJSON, to: stdin.write) }
         return .running(pid)
     }
@@ -176,26 +187,6 @@ final class ProgramRun: Sendable {
     }
 
     // MARK: - Pipes
-
-    private func read(_ handle: FileHandle, on queue: DispatchQueue, onData: @escaping @Sendable (Data) -> Void) {
-        let channel = DispatchIO(type: .stream, fileDescriptor: handle.fileDescriptor, queue: queue) { _ in
-            try? handle.close()
-        }
-        channel.setLimit(lowWater: 1)
-        state.withLock { $0.channels.append(channel) }
-        channel.read(offset: 0, length: Int.max, queue: queue) { [self] done, data, _ in
-            if let data, !data.isEmpty {
-                var bytes = Data(count: data.count)
-                bytes.withUnsafeMutableBytes { _ = data.copyBytes(to: $0) }
-                onData(bytes)
-            }
-            if done {
-                state.withLock { $0.openOutputs -= 1 }
-                channel.close()
-                group.leave()
-            }
-        }
-    }
 
     /// A program that exits without reading all of its input is fine: it did not need it.
     private func feed(_ payload: Data, to handle: FileHandle) {
@@ -230,7 +221,7 @@ final class ProgramRun: Sendable {
             state.stdoutLine = Data(state.stdoutLine[start...])
             return (records, chunk.count > allowance)
         }
-        // Called on the serial stdout queue, so batches keep the program's order.
+        // Called on the reader's one thread, so batches keep the program's order.
         if !records.isEmpty { events.onRecords(records) }
         if overCap { stop(.outputCap) }
     }
@@ -240,9 +231,9 @@ final class ProgramRun: Sendable {
         for line in lines { logger.info("stderr: \(line)") }
     }
 
-    func closeChannels() {
-        let channels = state.withLock { $0.isComplete ? [] : $0.channels }
-        for channel in channels { channel.close(flags: .stop) }
+    /// Stops reading the output (what still holds it is not the program).
+    func stopReading() {
+        state.withLock { $0.isComplete ? nil : $0.reader }?.stop()
     }
 
     // MARK: - Completion
@@ -253,7 +244,7 @@ final class ProgramRun: Sendable {
         let (lastRecord, lastStderr, outcome, startError, actions) = state.withLock {
             state -> (Record?, [String], ProgramOutcome, SourceError?, [ProgramLifecycle.Action]) in
             state.isComplete = true
-            state.channels = []
+            state.reader = nil
             let actions = state.lifecycle.completed(groupRemains: groupRemains)
             var lastRecord: Record?
             if state.lifecycle.stopReason == nil, !state.stdoutLine.isEmpty {  // a last line without its newline
