@@ -9,8 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Exec provider runs real programs",
-        .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+@Suite("Exec provider runs real programs")
 struct ExecRecordRepositoryTests {
     @Test("our item shape becomes record items, in the program's order")
     func itemShape() async throws {

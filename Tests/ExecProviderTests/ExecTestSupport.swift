@@ -13,25 +13,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`): its runtime is linked
-/// into the test binary and exports `__tsan_init`.
-///
-/// Tests that start programs are skipped under it: on Linux, any `DispatchIO` read of a pipe (what `ProgramRun`
-/// drains stdout and stderr with) makes libdispatch's manager thread crash with SEGV in
-/// `_dispatch_event_loop_drain` under TSan, killing the whole test process. The same 15-line program runs
-/// clean without a sanitizer and under ASan; see docs/TESTING.md, "ThreadSanitizer".
-let threadSanitizerIsActive: Bool = {
-    #if canImport(Glibc)
-    dlsym(nil, "__tsan_init") != nil
-    #else
-    dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
-    #endif
-}()
-
-/// The reason every program-starting exec test gives when it is skipped under ThreadSanitizer.
-let skippedUnderThreadSanitizer: Comment =
-    "DispatchIO on a pipe crashes libdispatch under ThreadSanitizer on Linux (docs/TESTING.md)"
-
 /// A private temporary directory holding the scripts of one test; removed when the test drops it.
 final class ScriptDirectory: Sendable {
     let url: URL

@@ -12,8 +12,7 @@ import Darwin
 /// Programs start able to be stopped, and a stopped program's whole process group is gone by the time the
 /// run completes: checked by pid and process group (`kill(-pgid, 0)` fails with ESRCH), never by name, and
 /// at once when the completion arrives, without waiting.
-@Suite("Exec programs: default signals, own process group, gone before the run completes",
-       .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+@Suite("Exec programs: default signals, own process group, gone before the run completes")
 struct ProgramTeardownTests {
     /// `sed` itself is the program, so what it reads is what it was started with (a shell could change it).
     @Test("a program starts with no signal blocked and none ignored, though it is started from a Dispatch thread")
@@ -57,11 +56,14 @@ struct ProgramTeardownTests {
         #expect(report.items.map(\.title) == ["0 1 2"], "\(String(describing: report.error))")
     }
 
-    @Test("a timed-out program and everything it started are gone when the run completes")
-    func timeout() async throws {
+    /// With SIGTERM ignored (by the shell and, inherited, by its children) only the SIGKILL a grace period
+    /// later ends them.
+    @Test("a timed-out program and everything it started are gone when the run completes, SIGTERM heeded or not",
+          arguments: ["", "trap '' TERM"])
+    func timeout(prelude: String) async throws {
         let scripts = try ScriptDirectory()
-        let program = try scripts.script("slow.sh", "sleep 30 &\nsleep 30 &\n\(recordIDs)\nwait")
-        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.5), timeout: 1)
+        let program = try scripts.script("slow.sh", "\(prelude)\nsleep 30 &\nsleep 30 &\n\(recordIDs)\nwait")
+        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.3), timeout: 1)
         #expect(!processGroupExists(try #require(await scripts.ids()).pgid))
         #expect(report.status == .timeout)
     }
@@ -93,15 +95,6 @@ struct ProgramTeardownTests {
             ["command": [.string(program)], "maxOutputBytes": 1000], in: scripts.url, gracePeriod: 0.5))
         #expect(!processGroupExists(try #require(await scripts.ids()).pgid))
         #expect(report.error?.kind == .badResponse)
-    }
-
-    @Test("a program group that ignores SIGTERM is killed after the grace period, and gone when the run completes")
-    func ignoresTerm() async throws {
-        let scripts = try ScriptDirectory()
-        let program = try scripts.script("stubborn.sh", "trap '' TERM\nsleep 30 &\nsleep 30 &\n\(recordIDs)\nwait")
-        let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.3), timeout: 1)
-        #expect(!processGroupExists(try #require(await scripts.ids()).pgid))
-        #expect(report.status == .timeout)
     }
 
     @Test("processes a program leaves running after a normal exit are stopped, with a warning, before the run completes")
