@@ -46,7 +46,8 @@ enum ChildProcess {
     /// A pipe whose ends are both close-on-exec, so no program started meanwhile inherits them.
     static func makePipe() throws(Failure) -> (read: FileHandle, write: FileHandle) {
         let (read, write) = try pipeDescriptors()
-        return (FileHandle(fileDescriptor: read, closeOnDealloc: true), FileHandle(fileDescriptor: write, closeOnDealloc: true))
+        return (FileHandle(fileDescriptor: read, closeOnDealloc: true),
+                FileHandle(fileDescriptor: write, closeOnDealloc: true))
     }
 
     /// `makePipe` as bare descriptors, for the caller to close.

@@ -43,7 +43,8 @@ extension ProgramRun {
                 }
             case .abandonGroup:
                 let pid = state.withLock { $0.lifecycle.pid } ?? 0
-                logger.warning("process group \(pid) of \(command.programName) outlived SIGKILL by \(gracePeriod) s; no longer waiting for it")
+                logger.warning(
+                    "process group \(pid) of \(command.programName) outlived SIGKILL by \(gracePeriod) s; no longer waiting for it")
             case .endLingering:
                 state.withLock { $0.endLingering.take() }?()
             }
@@ -52,7 +53,9 @@ extension ProgramRun {
 
     /// `event` on the lifecycle a grace period from now, then its actions. The run stays alive until then:
     /// a stop must be carried through even when nothing else holds the run.
-    private func after(_ seconds: Double, _ event: @escaping @Sendable (inout ProgramLifecycle) -> [ProgramLifecycle.Action]) {
+    private func after(
+        _ seconds: Double, _ event: @escaping @Sendable (inout ProgramLifecycle) -> [ProgramLifecycle.Action]
+    ) {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
             perform(state.withLock { event(&$0.lifecycle) })
         }

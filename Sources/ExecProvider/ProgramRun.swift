@@ -70,7 +70,7 @@ final class ProgramRun: Sendable {
         self.events = events
         self.state = Mutex(State(stderr: StderrTail(secrets: command.secrets)))
         self.inputFile = command.input == .file
-            ? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-exec-\(UUID().uuidString)")
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-exec-\(UUID().uuidString).json")
             : nil
     }
 
@@ -78,7 +78,9 @@ final class ProgramRun: Sendable {
     /// the program stays registered in `lingering` until it and its process group are gone.
     func start(cancellation: CancellationToken, lingering: LingeringWork) {
         Self.ignoreBrokenPipes
-        let timeoutText = cancellation.deadline.map { JSONValue.double((Self.seconds(until: $0) * 10).rounded() / 10).displayText }
+        let timeoutText = cancellation.deadline.map {
+            JSONValue.double((Self.seconds(until: $0) * 10).rounded() / 10).displayText
+        }
         let endLingering = lingering.begin()
         state.withLock { $0.endLingering = endLingering }
         group.enter()  // exit (or not started)
@@ -240,7 +242,8 @@ final class ProgramRun: Sendable {
 
     private func complete(timeoutText: String) {
         // Processes the program left in its group are stopped too; asked outside the lock (system calls).
-        let groupRemains = state.withLock { $0.lifecycle.groupToCheckAtCompletion }.map(ChildProcess.groupExists) ?? false
+        let leftoverGroup = state.withLock { $0.lifecycle.groupToCheckAtCompletion }
+        let groupRemains = leftoverGroup.map(ChildProcess.groupExists) ?? false
         let (lastRecord, lastStderr, outcome, startError, actions) = state.withLock {
             state -> (Record?, [String], ProgramOutcome, SourceError?, [ProgramLifecycle.Action]) in
             state.isComplete = true

@@ -90,6 +90,7 @@ struct ExecRecordRepositoryTests {
         #expect(item.title == "-rw-------")
         #expect(item.fields["input"] == ["source": "ext", "options": ["n": 1]])
         let path = try #require(scripts.read("path.txt")).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(path.hasSuffix(".json"))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
