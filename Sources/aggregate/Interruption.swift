@@ -12,8 +12,10 @@ import Darwin
 /// `aggregate` exits with 128 + the signal (130 for Ctrl-C). A second one ends `aggregate` at once.
 ///
 /// The signals are heard by Dispatch sources on a queue of their own, never by a handler that interrupts
-/// arbitrary code. Ignoring them first is what lets the sources have them; the programs we start reset
-/// every signal to its default (`CProcessSpawn`), so they still stop on Ctrl-C.
+/// arbitrary code; ignoring them first is what lets the sources have them. A signal that was already ignored
+/// when aggregate started (a non-interactive shell's `aggregate &`) stays ignored, as the shell meant. The
+/// programs aggregate starts run in process groups of their own: a terminal's Ctrl-C reaches aggregate
+/// only, and aggregate stops them.
 final class Interruption: Sendable {
     /// Cancelled by the first signal.
     let cancellation = CancellationToken()
@@ -25,14 +27,20 @@ final class Interruption: Sendable {
         let queue = DispatchQueue(label: "aggregate.signals")
         // Made inside the lock only so that they need not cross into it; nothing else can hold it yet.
         sources.withLock { sources in
-            sources = signals.map { number in
-                signal(number, SIG_IGN)
+            sources = signals.compactMap { number in
+                guard !Self.ignore(number) else { return nil }
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
                 source.setEventHandler { [self] in heard(number) }
                 source.resume()
                 return source
             }
         }
+    }
+
+    /// Ignores the signal; true when it was ignored already.
+    private static func ignore(_ number: Int32) -> Bool {
+        let previous = signal(number, SIG_IGN)
+        return unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// 128 + the signal that cancelled the run, nil when none came.
