@@ -35,6 +35,8 @@ struct Aggregate: ParsableCommand {
                   (unless --allow-stale); the rest is printed
               64  bad command line
               78  invalid manifest (nothing is fetched)
+              130 interrupted (Ctrl-C; 143 for SIGTERM): what the run started is
+                  stopped first, nothing is printed or stored
             """,
         version: version,
         subcommands: [

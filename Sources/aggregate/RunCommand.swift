@@ -75,6 +75,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         Terminal.ignoreBrokenPipes()
+        let interruption = Interruption()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
@@ -96,15 +97,15 @@ struct RunCommand: ParsableCommand {
         let output: RunOutput = streamWriter.map { writer in
             .stream { source, items, more in writer.write(items, source: source.id, more: more) }
         } ?? .collect
-        let interruption = Interruption.install()
         let outcome: RunOutcome
         do throws(SelectionError) {
-            outcome = try container.runAndWait(request, cancellation: interruption.token, observer: viewModel, output: output)
+            outcome = try container.runAndWait(request, cancellation: interruption.cancellation, observer: viewModel, output: output)
         } catch {
             throw ValidationError(error.description)
         }
         progress?.finish()  // before stdout: both usually share one terminal
         streamWriter?.flush()
+        try exitIfInterrupted(interruption, output: stdout)
         let report = outcome.report.ordered(by: sort)
         if !quiet {
             for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
@@ -120,8 +121,16 @@ struct RunCommand: ParsableCommand {
         stdout.flush()
 
         reportOnStandardError(report)
-        if interruption.happened { throw ExitCode(ExitStatus.interrupted) }
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
+    }
+
+    /// An interrupted run prints no report (what was streamed stays printed) and exits 128 + the signal; the run
+    /// has already waited for what its sources started to be gone.
+    private func exitIfInterrupted(_ interruption: Interruption, output: StandardOutput) throws {
+        guard let status = interruption.exitStatus else { return }
+        output.flush()
+        if !quiet { Terminal.writeError("aggregate: interrupted; every program it started has been stopped\n") }
+        throw ExitCode(status)
     }
 
     /// The writer for output that can go out while the run goes on: NDJSON in the sources' own order (a date

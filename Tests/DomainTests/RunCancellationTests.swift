@@ -1,43 +1,59 @@
-@testable import Domain
+import Dispatch
+import Domain
 import Foundation
+import Synchronization
 import Testing
 
-@Suite("A run's cancellation token")
+/// Never finishes; notes when its own cancellation token is cancelled.
+private final class CancellationProbe: ItemSource {
+    private let cancelled = Mutex(false)
+
+    var wasCancelled: Bool { cancelled.withLock { $0 } }
+
+    func load(_ context: LoadContext, into sink: ItemSink) {
+        context.cancellation.onCancel { [self] in cancelled.withLock { $0 = true } }
+    }
+}
+
+/// Finishes at once but leaves lingering work that ends a moment later, noting that it ended.
+private final class LingeringSource: ItemSource {
+    private let ended = Mutex(false)
+
+    var lingeringEnded: Bool { ended.withLock { $0 } }
+
+    func load(_ context: LoadContext, into sink: ItemSink) {
+        let end = context.lingering.begin()
+        sink.finish()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { [self] in
+            ended.withLock { $0 = true }
+            end()
+        }
+    }
+}
+
+@Suite("Cancelling a run, and what a run waits for")
 struct RunCancellationTests {
-    private func plan(_ ids: [String]) -> [PlannedSource] {
-        ids.map { id in
-            PlannedSource(
-                descriptor: SourceDescriptor(id: id, provider: "test", timeoutSeconds: 30, concurrency: 1),
-                plan: .load(ScriptedSource(behaviour: .items(["\(id)1"], after: 0))))
-        }
+    @Test("a cancelled run reports every source still loading as timed out and cancels each one's own token")
+    func cancelledRun() async {
+        let probe = CancellationProbe()
+        let cancellation = CancellationToken()
+        cancellation.cancel()  // Ctrl-C before the sources even started
+        let report = await AggregateSourcesUseCase().execute([
+            PlannedSource(descriptor: descriptor("hung", timeout: 30), plan: .load(probe)),
+            PlannedSource(descriptor: descriptor("off"), plan: .skip(reason: "disabled", error: nil)),
+        ], cancellation: cancellation)
+        #expect(report.sources.map(\.status) == [.timeout, .skipped])
+        #expect(report.sources[0].error == SourceError(.timeout, "the run was cancelled before this source finished"))
+        #expect(probe.wasCancelled)
     }
 
-    @Test("a long-lived token (a watch's) keeps no handler of runs that finished")
-    func noHandlersLeftBehind() async {
-        let token = CancellationToken()
-        for _ in 0..<20 {
-            let report = await AggregateSourcesUseCase().execute(plan(["a", "b", "c"]), cancellation: token)
-            #expect(report.sources.allSatisfy { $0.status == .ok })
-        }
-        #expect(token.registeredHandlers == 0)
-    }
-
-    @Test("cancelling the run times out the sources still loading, and only those")
-    func cancelStopsLoading() async {
-        let token = CancellationToken()
-        let sources = [
-            PlannedSource(
-                descriptor: SourceDescriptor(id: "quick", provider: "test", timeoutSeconds: 30, concurrency: 1),
-                plan: .load(ScriptedSource(behaviour: .items(["q"], after: 0)))),
-            PlannedSource(
-                descriptor: SourceDescriptor(id: "never", provider: "test", timeoutSeconds: 30, concurrency: 1),
-                plan: .load(ScriptedSource(behaviour: .hangs(afterEmitting: ["n"])))),
-        ]
-        async let report = AggregateSourcesUseCase().execute(sources, cancellation: token)
-        token.cancel()  // whenever it lands, "never" is still loading: only a cancel ends it before 30 s
-        let finished = await report
-        #expect(finished.sources[1].status == .timeout)
-        #expect(finished.sources[1].itemCount <= 1, "what it delivered before is kept, nothing after")
-        #expect(finished.sources[1].error?.message.contains("cancelled") == true)
+    @Test("the run completes only once the lingering work its sources registered is over")
+    func waitsForLingeringWork() async {
+        let source = LingeringSource()
+        let report = await AggregateSourcesUseCase().execute([
+            PlannedSource(descriptor: descriptor("leaves-work"), plan: .load(source)),
+        ])
+        #expect(report.sources[0].status == .ok)
+        #expect(source.lingeringEnded)
     }
 }

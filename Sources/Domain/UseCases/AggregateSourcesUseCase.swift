@@ -32,7 +32,8 @@ public protocol AggregateObserver: Sendable {
 /// Loads every planned source concurrently (DispatchGroup) and reports them in plan order.
 ///
 /// Each source gets its own timeout and the run an overall deadline; a source still loading then is
-/// reported `timeout` with the items it delivered so far, and the others are unaffected.
+/// reported `timeout` with the items it delivered so far, and the others are unaffected. Cancelling the
+/// run (`cancellation`: Ctrl-C) does the same to every source still loading.
 ///
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
@@ -77,10 +78,14 @@ public struct AggregateSourcesUseCase: Sendable {
                 let streamed = stream.map { stream in
                     { @Sendable (items: [Item]) in stream.source(at: index, source.descriptor, didEmit: items) }
                 }
+                // Until `load` has returned, what the source starts may not yet be registered as lingering:
+                // a deadline firing meanwhile must not complete the run before it is.
+                let starting = lingering.begin()
                 DispatchQueue.global().async {
                     Self.load(
                         itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
                         lingering: lingering, observer: observer, streamed: streamed, finish: finish)
+                    starting()
                 }
             }
         }

@@ -85,8 +85,8 @@ struct WatchCommand: ParsableCommand {
         let finished = DispatchGroup()
         finished.enter()
         let stop: @Sendable () -> Void = { watcher.stop { finished.leave() } }
-        let interruption = Interruption.install()
-        interruption.token.onCancel(stop)
+        let interruption = Interruption()  // the first Ctrl-C or SIGTERM stops the watch cleanly (exit 0)
+        interruption.cancellation.onCancel(stop)
         Reload.onHangUp { [manifestOptions, quiet] in
             if Self.reload(manifestOptions, into: watcher, logger: logger, quiet: quiet) {
                 front.reloaded(sources: watcher.sourceIDs)
