@@ -22,8 +22,11 @@ final class Interruption: Sendable {
     private let received = Mutex<Int32?>(nil)
     /// Kept for as long as signals are to be heard.
     private let sources = Mutex<[any DispatchSourceSignal]>([])
+    /// Runs just before a second signal ends the process (the watch view gives the terminal back).
+    private let beforeForcedExit: @Sendable () -> Void
 
-    init(signals: [Int32] = [SIGINT, SIGTERM]) {
+    init(signals: [Int32] = [SIGINT, SIGTERM], beforeForcedExit: @escaping @Sendable () -> Void = {}) {
+        self.beforeForcedExit = beforeForcedExit
         let queue = DispatchQueue(label: "aggregate.signals")
         // Made inside the lock only so that they need not cross into it; nothing else can hold it yet.
         sources.withLock { sources in
@@ -54,6 +57,7 @@ final class Interruption: Sendable {
         if first {
             cancellation.cancel()
         } else {
+            beforeForcedExit()
             _exit(128 + number)
         }
     }

@@ -42,7 +42,8 @@ enum ScreenRestore {
         tcsetattr(STDIN_FILENO, TCSANOW, &modes)
     }
 
-    /// Back to the screen and modes the view found.
+    /// Back to the screen and modes the view found. Also called from the signal queue when a second Ctrl-C
+    /// ends the process at once: then nothing else runs on the main thread any more that could race it.
     static func leave() {
         guard saved.isActive else { return }
         saved.isActive = false

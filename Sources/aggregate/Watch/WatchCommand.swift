@@ -85,7 +85,8 @@ struct WatchCommand: ParsableCommand {
         let finished = DispatchGroup()
         finished.enter()
         let stop: @Sendable () -> Void = { watcher.stop { finished.leave() } }
-        let interruption = Interruption()  // the first Ctrl-C or SIGTERM stops the watch cleanly (exit 0)
+        // The first Ctrl-C or SIGTERM stops the watch cleanly (exit 0); a second ends it at once, the screen given back.
+        let interruption = Interruption(beforeForcedExit: { ScreenRestore.leave() })
         interruption.cancellation.onCancel(stop)
         Reload.onHangUp { [manifestOptions, quiet] in
             if Self.reload(manifestOptions, into: watcher, logger: logger, quiet: quiet) {
