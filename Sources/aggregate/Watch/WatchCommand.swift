@@ -26,7 +26,7 @@ struct WatchCommand: ParsableCommand {
             one that became invalid is reported and the old one keeps running.
 
             EXAMPLES
-              aggregate watch                          full-screen view, each on its schedule
+              aggregate watch                          full-screen view, live
               aggregate watch --sources weather,news   only these
               aggregate watch -f ndjson | my-notifier  one line per new item
               aggregate watch --stop-after 10m         end cleanly after ten minutes
