@@ -13,8 +13,8 @@ import Synchronization
 /// ones wait their turn, and a fast source waits for a slow writer (back-pressure).
 ///
 /// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
-/// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind), while the items
-/// are already on their way out.
+/// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
+/// first chunk), while the items are already on their way out.
 final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
@@ -37,6 +37,7 @@ final class StreamingRun: ItemStream {
     private let history = OrderedHandoff<(index: Int, ids: [String])>(producers: 1, capacity: StreamingRun.maxPendingChunks)
     /// Left by the output and the history threads when they are done.
     private let drained = DispatchGroup()
+    private let historyStarted = Mutex(false)
 
     /// Ids recorded in the history at once without `--new` (one transaction each).
     static let historyChunk = 16_384
@@ -61,10 +62,21 @@ final class StreamingRun: ItemStream {
         self.output = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
         drained.enter()
         output.drain(name: "aggregate.output", write, done: { [drained] in drained.leave() })
-        drained.enter()
-        history.drain(name: "aggregate.history", { [self] _, chunk, _ in
-            recordHistory(chunk.ids, index: chunk.index)
-        }, done: { [drained] in drained.leave() })
+    }
+
+    /// The history thread, started by the first chunk (most runs never fill one).
+    private func pushHistory(_ chunk: (index: Int, ids: [String])) {
+        let start = historyStarted.withLock { started -> Bool in
+            defer { started = true }
+            return !started
+        }
+        if start {
+            drained.enter()
+            history.drain(name: "aggregate.history", { [self] _, chunk, _ in
+                recordHistory(chunk.ids, index: chunk.index)
+            }, done: { [drained] in drained.leave() })
+        }
+        history.push(chunk, from: 0)
     }
 
     /// On the history thread: records a chunk of streamed ids; a failure becomes one note per source.
@@ -96,7 +108,7 @@ final class StreamingRun: ItemStream {
                 defer { sources[index].unrecorded = [] }
                 return sources[index].unrecorded
             }
-            if let chunk { history.push((index, chunk), from: 0) }
+            if let chunk { pushHistory((index, chunk)) }
         }
     }
 
@@ -121,7 +133,7 @@ final class StreamingRun: ItemStream {
         if source.streams == true {
             finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
             finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
-            if !source.unrecorded.isEmpty { history.push((index, source.unrecorded), from: 0) }
+            if !source.unrecorded.isEmpty { pushHistory((index, source.unrecorded)) }
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
                     notes.append("\(report.id): first run with --new: all \(report.streamedItemCount) items are new")
