@@ -33,7 +33,16 @@ final class StreamingRun: ItemStream {
     private let query: String?
     private let newOnly: Bool
     private let sources: Mutex<[Source]>
-    private let output: OrderedHandoff<[Item]>
+    /// What goes to the output thread, in plan order.
+    private enum Event: Sendable {
+        /// A batch to write.
+        case items([Item])
+        /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
+        /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
+        case held(SourceReport)
+    }
+
+    private let output: OrderedHandoff<Event>
     private let history = OrderedHandoff<(index: Int, ids: [String])>(producers: 1, capacity: StreamingRun.maxPendingChunks)
     /// Left by the output and the history threads when they are done.
     private let drained = DispatchGroup()
@@ -61,7 +70,12 @@ final class StreamingRun: ItemStream {
         self.sources = Mutex(Array(repeating: Source(), count: sources.count))
         self.output = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
         drained.enter()
-        output.drain(name: "aggregate.output", write, done: { [drained] in drained.leave() })
+        output.drain(name: "aggregate.output", { [self] index, event, more in
+            switch event {
+            case .items(let items): write(index, items, more)
+            case .held(let report): finishHeld(report, index: index, write: write)
+            }
+        }, done: { [drained] in drained.leave() })
     }
 
     /// The history thread, started by the first chunk (most runs never fill one).
@@ -99,9 +113,9 @@ final class StreamingRun: ItemStream {
         if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
-            if !shown.isEmpty { output.push(shown, from: index) }
+            if !shown.isEmpty { output.push(.items(shown), from: index) }
         } else {
-            output.push(items, from: index)
+            output.push(.items(items), from: index)
             let chunk: [String]? = sources.withLock { sources in
                 sources[index].unrecorded.append(contentsOf: items.lazy.map(\.id))
                 guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
@@ -141,12 +155,17 @@ final class StreamingRun: ItemStream {
                 finished.streamedItemCount = source.shown  // what --new let through
             }
         } else {
-            // Held, or nothing delivered: the store decides as for a whole run, then the items go out whole.
+            // Held, or nothing delivered: the store decides as for a whole run (on the output thread), then the
+            // items go out whole.
             finished.items = source.held
             finished.streamedItemCount = 0
-            finished = storage.finish(finished, query: query, newOnly: newOnly, notes: &notes)
-            if !finished.items.isEmpty { output.push(finished.items, from: index, waiting: false) }
-            (finished.items, finished.streamedItemCount) = ([], finished.items.count)
+            sources.withLock { sources in
+                sources[index].held = []
+                sources[index].unrecorded = []
+            }
+            output.push(.held(finished), from: index, waiting: false)
+            output.finish(index)
+            return
         }
         sources.withLock { sources in
             sources[index].held = []
@@ -155,6 +174,20 @@ final class StreamingRun: ItemStream {
             sources[index].notes.append(contentsOf: notes)
         }
         output.finish(index)
+    }
+
+    /// On the output thread: a held source's store part, then its items.
+    private func finishHeld(
+        _ report: SourceReport, index: Int, write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
+    ) {
+        var notes: [String] = []
+        var finished = storage.finish(report, query: query, newOnly: newOnly, notes: &notes)
+        if !finished.items.isEmpty { write(index, finished.items, false) }
+        (finished.items, finished.streamedItemCount) = ([], finished.items.count)
+        sources.withLock { sources in
+            sources[index].report = finished
+            sources[index].notes.append(contentsOf: notes)
+        }
     }
 
     /// The run as printed, once every item was written and the history recorded: every source after the
