@@ -64,6 +64,9 @@ let package = Package(
         ]),
         // C wrappers for the SQLite connection settings Swift cannot call (`sqlite3_db_config` is variadic).
         .target(name: "CSQLiteConnection", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // posix_spawn for the exec provider's programs: default signal mask and actions, a process group of
+        // their own, only stdin/stdout/stderr inherited (`_np` file actions Swift cannot call portably).
+        .target(name: "CProcessSpawn"),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -71,7 +74,7 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .target(name: "ExecProvider", dependencies: [
-            "Domain", "ProviderKit",
+            "Domain", "ProviderKit", "CProcessSpawn",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
@@ -79,7 +82,10 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .target(name: "FeedProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
+        .target(name: "FeedProvider", dependencies: [
+            "Domain", "ProviderKit", "HTTPClient", "FeedParsing",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Composition

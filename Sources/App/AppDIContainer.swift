@@ -67,6 +67,13 @@ public struct AppDIContainer: Sendable {
             } catch {
                 problems.append(contentsOf: error.problems)
             }
+            let minimum = Manifest.Defaults.minimumRemoteRefreshSeconds
+            if source.refreshSeconds < minimum, registry.provider(named: source.provider)?.isLocal == false {
+                problems.append(ManifestProblem(
+                    path: "sources[\(source.index)].refreshSeconds",
+                    message: "\(JSONValue.double(source.refreshSeconds).displayText) s is too often for a source that asks "
+                        + "a service; at least \(Int(minimum)) s (set here or in defaults.refreshSeconds)"))
+            }
         }
         if !problems.isEmpty { throw ManifestError(problems) }
     }

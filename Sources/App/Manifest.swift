@@ -12,12 +12,22 @@ public struct Manifest: Sendable, Hashable {
         /// `caFile`: a PEM bundle of CAs every HTTP source trusts besides the run's, unless it names its own.
         public var caFile: URL?
 
-        public static let defaultCacheTTLSeconds: Double = 300
+        /// How often `aggregate watch` refreshes a source.
+        public var refreshSeconds: Double
 
-        public init(timeoutSeconds: Double = 10, concurrency: Int = 8, cacheTTLSeconds: Double = Defaults.defaultCacheTTLSeconds) {
+        public static let defaultCacheTTLSeconds: Double = 300
+        public static let defaultRefreshSeconds: Double = 300
+        /// The shortest refresh of a source that asks a service (local sources may refresh as often as they like).
+        public static let minimumRemoteRefreshSeconds: Double = 10
+
+        public init(
+            timeoutSeconds: Double = 10, concurrency: Int = 8, cacheTTLSeconds: Double = Defaults.defaultCacheTTLSeconds,
+            refreshSeconds: Double = Defaults.defaultRefreshSeconds
+        ) {
             self.timeoutSeconds = timeoutSeconds
             self.concurrency = concurrency
             self.cacheTTLSeconds = cacheTTLSeconds
+            self.refreshSeconds = refreshSeconds
         }
     }
 
@@ -30,6 +40,8 @@ public struct Manifest: Sendable, Hashable {
         /// HTTP responses are reused for this long without a request; 0 disables the response cache (and
         /// with it stale-if-error and `--offline` answers) for this source.
         public var cacheTTLSeconds: Double = Defaults.defaultCacheTTLSeconds
+        /// How often `aggregate watch` refreshes the source.
+        public var refreshSeconds: Double = Defaults.defaultRefreshSeconds
         /// The provider's options as written, before `${VAR}` substitution.
         public var options: JSONValue
         /// Position in `sources`, for JSON paths in later messages.

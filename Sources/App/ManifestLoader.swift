@@ -9,8 +9,10 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     static let topLevelKeys = ["version", "defaults", "sources"]
-    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "caFile"]
-    static let sourceKeys = ["id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "options"]
+    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile"]
+    static let sourceKeys = [
+        "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
+    ]
 
     /// Reads the manifest at `url`, returning the structural problems beside a manifest of the sources that could
     /// be read (valid id, registered provider), so their options can be checked in the same pass. Throws only when
@@ -56,10 +58,12 @@ public enum ManifestLoader {
         if let value = top["defaults"] {
             if case .object(let object) = value {
                 checkKeys(object, allowed: defaultsKeys, path: "defaults", report: problem)
-                defaults.timeoutSeconds = timeout(object["timeoutSeconds"], "defaults.timeoutSeconds", problem) ?? defaults.timeoutSeconds
+                defaults.timeoutSeconds = seconds(object["timeoutSeconds"], "defaults.timeoutSeconds", problem) ?? defaults.timeoutSeconds
                 defaults.concurrency = concurrency(object["concurrency"], "defaults.concurrency", problem) ?? defaults.concurrency
                 defaults.cacheTTLSeconds = cacheTTL(object["cacheTTLSeconds"], "defaults.cacheTTLSeconds", problem)
                     ?? defaults.cacheTTLSeconds
+                defaults.refreshSeconds = seconds(object["refreshSeconds"], "defaults.refreshSeconds", problem)
+                    ?? defaults.refreshSeconds
                 defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
@@ -110,9 +114,10 @@ public enum ManifestLoader {
                         problem("\(path).enabled", "expected true or false, found \(value.typeName)")
                     }
                 }
-                let timeoutSeconds = timeout(object["timeoutSeconds"], "\(path).timeoutSeconds", problem)
+                let timeoutSeconds = seconds(object["timeoutSeconds"], "\(path).timeoutSeconds", problem)
                 let sourceConcurrency = concurrency(object["concurrency"], "\(path).concurrency", problem)
                 let sourceCacheTTL = cacheTTL(object["cacheTTLSeconds"], "\(path).cacheTTLSeconds", problem)
+                let refreshSeconds = seconds(object["refreshSeconds"], "\(path).refreshSeconds", problem)
                 let options = object["options"] ?? .object([:])
                 if case .object = options {} else {
                     problem("\(path).options", "expected an object, found \(options.typeName)")
@@ -125,6 +130,7 @@ public enum ManifestLoader {
                         timeoutSeconds: timeoutSeconds ?? defaults.timeoutSeconds,
                         concurrency: sourceConcurrency ?? defaults.concurrency,
                         cacheTTLSeconds: sourceCacheTTL ?? defaults.cacheTTLSeconds,
+                        refreshSeconds: refreshSeconds ?? defaults.refreshSeconds,
                         options: options, index: index))
                 }
             }
@@ -149,7 +155,7 @@ public enum ManifestLoader {
         }
     }
 
-    private static func timeout(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
+    private static func seconds(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
         guard let value else { return nil }
         guard let seconds = number(value), seconds > 0, seconds <= 86_400 else {
             report(path, "expected a number of seconds greater than 0 (at most 86400), found \(value.compactJSON)")

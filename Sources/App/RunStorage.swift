@@ -87,6 +87,7 @@ final class RunStorage: Sendable {
         var source = report
         if let activity = activities.withLock({ $0[source.id] }) {
             source.cache = activity.status
+            source.refreshNotBefore = activity.serverFreshUntil
             if !activity.isEmpty {
                 applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
             }
@@ -105,6 +106,11 @@ final class RunStorage: Sendable {
     /// How the response cache served `sourceID` so far (`.off` when it has no cache policy).
     func cacheStatus(of sourceID: String) -> CacheStatus {
         activities.withLock { $0[sourceID] }?.status ?? .off
+    }
+
+    /// The earliest `max-age` expiry of `sourceID`'s responses so far, if any said.
+    func serverFreshUntil(of sourceID: String) -> Date? {
+        activities.withLock { $0[sourceID] }?.serverFreshUntil
     }
 
     /// Whether `source`'s items can be printed as they arrive: nothing after the load can replace them,

@@ -13,8 +13,8 @@ import Synchronization
 /// ones wait their turn, and a fast source waits for a slow writer (back-pressure).
 ///
 /// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
-/// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind), while the items
-/// are already on their way out.
+/// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
+/// first chunk), while the items are already on their way out.
 final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
@@ -33,10 +33,20 @@ final class StreamingRun: ItemStream {
     private let query: String?
     private let newOnly: Bool
     private let sources: Mutex<[Source]>
-    private let output: OrderedHandoff<[Item]>
+    /// What goes to the output thread, in plan order.
+    private enum Event: Sendable {
+        /// A batch to write.
+        case items([Item])
+        /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
+        /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
+        case held(SourceReport)
+    }
+
+    private let output: OrderedHandoff<Event>
     private let history = OrderedHandoff<(index: Int, ids: [String])>(producers: 1, capacity: StreamingRun.maxPendingChunks)
     /// Left by the output and the history threads when they are done.
     private let drained = DispatchGroup()
+    private let historyStarted = Mutex(false)
 
     /// Ids recorded in the history at once without `--new` (one transaction each).
     static let historyChunk = 16_384
@@ -60,11 +70,27 @@ final class StreamingRun: ItemStream {
         self.sources = Mutex(Array(repeating: Source(), count: sources.count))
         self.output = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
         drained.enter()
-        output.drain(name: "aggregate.output", write, done: { [drained] in drained.leave() })
-        drained.enter()
-        history.drain(name: "aggregate.history", { [self] _, chunk, _ in
-            recordHistory(chunk.ids, index: chunk.index)
+        output.drain(name: "aggregate.output", { [self] index, event, more in
+            switch event {
+            case .items(let items): write(index, items, more)
+            case .held(let report): finishHeld(report, index: index, write: write)
+            }
         }, done: { [drained] in drained.leave() })
+    }
+
+    /// The history thread, started by the first chunk (most runs never fill one).
+    private func pushHistory(_ chunk: (index: Int, ids: [String])) {
+        let start = historyStarted.withLock { started -> Bool in
+            defer { started = true }
+            return !started
+        }
+        if start {
+            drained.enter()
+            history.drain(name: "aggregate.history", { [self] _, chunk, _ in
+                recordHistory(chunk.ids, index: chunk.index)
+            }, done: { [drained] in drained.leave() })
+        }
+        history.push(chunk, from: 0)
     }
 
     /// On the history thread: records a chunk of streamed ids; a failure becomes one note per source.
@@ -87,16 +113,16 @@ final class StreamingRun: ItemStream {
         if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
-            if !shown.isEmpty { output.push(shown, from: index) }
+            if !shown.isEmpty { output.push(.items(shown), from: index) }
         } else {
-            output.push(items, from: index)
+            output.push(.items(items), from: index)
             let chunk: [String]? = sources.withLock { sources in
                 sources[index].unrecorded.append(contentsOf: items.lazy.map(\.id))
                 guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
                 defer { sources[index].unrecorded = [] }
                 return sources[index].unrecorded
             }
-            if let chunk { history.push((index, chunk), from: 0) }
+            if let chunk { pushHistory((index, chunk)) }
         }
     }
 
@@ -120,7 +146,8 @@ final class StreamingRun: ItemStream {
         var notes: [String] = []
         if source.streams == true {
             finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
-            if !source.unrecorded.isEmpty { history.push((index, source.unrecorded), from: 0) }
+            finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
+            if !source.unrecorded.isEmpty { pushHistory((index, source.unrecorded)) }
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
                     notes.append("\(report.id): first run with --new: all \(report.streamedItemCount) items are new")
@@ -128,12 +155,17 @@ final class StreamingRun: ItemStream {
                 finished.streamedItemCount = source.shown  // what --new let through
             }
         } else {
-            // Held, or nothing delivered: the store decides as for a whole run, then the items go out whole.
+            // Held, or nothing delivered: the store decides as for a whole run (on the output thread), then the
+            // items go out whole.
             finished.items = source.held
             finished.streamedItemCount = 0
-            finished = storage.finish(finished, query: query, newOnly: newOnly, notes: &notes)
-            if !finished.items.isEmpty { output.push(finished.items, from: index, waiting: false) }
-            (finished.items, finished.streamedItemCount) = ([], finished.items.count)
+            sources.withLock { sources in
+                sources[index].held = []
+                sources[index].unrecorded = []
+            }
+            output.push(.held(finished), from: index, waiting: false)
+            output.finish(index)
+            return
         }
         sources.withLock { sources in
             sources[index].held = []
@@ -142,6 +174,20 @@ final class StreamingRun: ItemStream {
             sources[index].notes.append(contentsOf: notes)
         }
         output.finish(index)
+    }
+
+    /// On the output thread: a held source's store part, then its items.
+    private func finishHeld(
+        _ report: SourceReport, index: Int, write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
+    ) {
+        var notes: [String] = []
+        var finished = storage.finish(report, query: query, newOnly: newOnly, notes: &notes)
+        if !finished.items.isEmpty { write(index, finished.items, false) }
+        (finished.items, finished.streamedItemCount) = ([], finished.items.count)
+        sources.withLock { sources in
+            sources[index].report = finished
+            sources[index].notes.append(contentsOf: notes)
+        }
     }
 
     /// The run as printed, once every item was written and the history recorded: every source after the

@@ -11,6 +11,7 @@ import ProviderKit
 /// writes one JSON message per line: our item shape or Singer `RECORD`/`SCHEMA`/`STATE` messages.
 public struct ExecProvider: Provider {
     public let name = "exec"
+    public var isLocal: Bool { true }
     public let summary = "runs an external program that prints JSON lines (items or Singer messages)"
 
     /// Seconds between SIGTERM and SIGKILL when a program is stopped.

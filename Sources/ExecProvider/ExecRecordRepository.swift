@@ -12,7 +12,8 @@ public struct ExecRecordRepository {
 
     /// - Parameters:
     ///   - logger: receives every stderr line at info level (`--verbose`); never the input or `env` values.
-    ///   - gracePeriod: seconds between SIGTERM and SIGKILL when the program is stopped.
+    ///   - gracePeriod: seconds between SIGTERM and SIGKILL when the program is stopped, and at most as long
+    ///     again for its process group to be gone after SIGKILL.
     public init(
         command: ExecCommand, logger: Logger, gracePeriod: Double = 2,
         parentEnvironment: [String: String] = ProcessInfo.processInfo.environment
@@ -26,7 +27,7 @@ public struct ExecRecordRepository {
 
 extension ExecRecordRepository: RecordStreamRepository {
     public func streamRecords(
-        deadline: DispatchTime, cancellation: CancellationToken,
+        cancellation: CancellationToken, lingering: LingeringWork,
         onRecords: @escaping @Sendable ([Record]) -> Void,
         onWarning: @escaping @Sendable (String) -> Void,
         completion: @escaping @Sendable (SourceError?) -> Void
@@ -43,6 +44,6 @@ extension ExecRecordRepository: RecordStreamRepository {
             command: command, executable: executable, environment: environment, logger: logger,
             gracePeriod: gracePeriod,
             events: ProgramRun.Events(onRecords: onRecords, onWarning: onWarning, completion: completion))
-        run.start(deadline: deadline, cancellation: cancellation)
+        run.start(cancellation: cancellation, lingering: lingering)
     }
 }

@@ -12,10 +12,11 @@ struct ProgramOutcome {
     ///   - program: the program's name as messages show it, quoted.
     ///   - outputAbandonedAfter: the seconds after the exit when reading stopped because something the
     ///     program left running held its output; nil when the output closed by itself.
+    ///   - leftoversStopped: the program exited normally leaving processes in its group, which were stopped.
     init(
-        program: String, stopReason: ProgramRun.StopReason?, termination: (reason: Process.TerminationReason, status: Int32)?,
+        program: String, stopReason: ProgramLifecycle.StopReason?, termination: ChildProcess.Termination?,
         stderrSummary: String?, parser: ProgramOutputParser, maxOutputBytes: Int, outputAbandonedAfter: Double?,
-        timeoutText: String
+        leftoversStopped: Bool = false, timeoutText: String
     ) {
         let stderrText = stderrSummary.map { ": \($0)" } ?? ""
         switch stopReason {
@@ -27,9 +28,9 @@ struct ProgramOutcome {
             error = SourceError(
                 .badResponse, "\(program) wrote more than \(maxOutputBytes) bytes to stdout (maxOutputBytes) and was stopped")
         case nil:
-            if let (reason, status) = termination, reason == .uncaughtSignal {
-                error = SourceError(.io, "\(program) was killed by signal \(status)\(stderrText)")
-            } else if let (_, status) = termination, status != 0 {
+            if case .signalled(let signal)? = termination {
+                error = SourceError(.io, "\(program) was killed by signal \(signal)\(stderrText)")
+            } else if case .exited(let status)? = termination, status != 0 {
                 let detail = stderrText.isEmpty ? " (nothing on stderr)" : stderrText
                 error = SourceError(.io, "\(program) exited with status \(status)\(detail)")
             } else {
@@ -40,6 +41,8 @@ struct ProgramOutcome {
         if let seconds = outputAbandonedAfter {
             warnings.append("\(program) exited, but a process it left running kept its output open; "
                 + "stopped reading \(JSONValue.double(seconds).displayText) s after the exit, and stopped that process")
+        } else if leftoversStopped {
+            warnings.append("\(program) exited, but left processes running in its process group; they were stopped")
         }
         stateMessages = parser.stateCount
     }

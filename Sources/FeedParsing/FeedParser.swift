@@ -114,6 +114,7 @@ public enum FeedParser {
         // The result of `parse()` is not enough: it can be true on a truncated document (and false on one
         // libxml2 recovered). The handler's record of errors decides, below.
         _ = parser.parse()
+        let endPosition = FeedDocumentBuilder.ReportedError(code: 0, line: parser.lineNumber, column: parser.columnNumber)
         parser.delegate = nil
         let document = handler.finish()
 
@@ -135,13 +136,25 @@ public enum FeedParser {
             if let first = document.firstError { throw error(XMLErrorDescription.text(forCode: first.code), at: first) }
             throw SourceError(.parse, "the document is empty")
         }
-        // `parse()` may report success on a truncated document while `parserError` is set. libxml2's
-        // recovery mends bad nesting, but a document whose input ended inside the root element has lost
-        // entries: that is an error, not a shorter feed.
-        if !complete, !document.rootClosed, let ended = document.endedEarly {
-            throw error(XMLErrorDescription.text(forCode: ended.code), at: ended)
+        // `parse()` may report success on a truncated document while `parserError` is set, or report nothing
+        // at all (input that ends inside a CDATA section). A document whose root element never closed was cut
+        // short: the entries read before the cut stand, and the source is told where it ended; it is an error
+        // only when nothing was read.
+        var warnings: [String] = []
+        if !complete, !document.rootClosed {
+            let position = document.endedEarly ?? endPosition
+            let text = document.endedEarly.map { XMLErrorDescription.text(forCode: $0.code) }
+                ?? "the document ends before its root element closes"
+            let cut = SourceError(.parse, "\(text) at line \(position.line), column \(position.column)")
+            guard document.entryCount > 0 else { throw cut }
+            warnings.append("truncated: \(cut.message); the \(document.entryCount) entries before it are kept")
         }
-        let feed = Feed(title: document.feedTitle, link: document.siteLink, entries: document.entries)
+        if stream.skippedLeadingBytes > 0 {
+            warnings.append("skipped \(stream.skippedLeadingBytes) byte(s) before the XML declaration")
+        }
+        let feed = Feed(
+            title: document.feedTitle, link: document.siteLink, entries: document.entries,
+            droppedEntries: document.droppedEntries, warnings: warnings)
         return Parsed(feed: feed, format: format, encoding: stream.chosenEncoding)
     }
 

@@ -78,7 +78,7 @@ public struct FeedProvider: Provider {
 
         let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         return FetchFeedEntriesUseCase(
-            repository: XMLFeedRepository(client: client), locations: locations, maxEntriesPerFeed: maxItems,
+            repository: XMLFeedRepository(client: client, logger: configuration.logger), locations: locations, maxEntriesPerFeed: maxItems,
             label: { location in
                 if case .url(let url) = location { return Redactor.redact(url) }
                 return location.description

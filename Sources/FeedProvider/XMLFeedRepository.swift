@@ -2,6 +2,7 @@ import Domain
 import FeedParsing
 import Foundation
 import HTTPClient
+import Logging
 
 /// Feeds read with `FeedParser`: fetched through the shared HTTP client, or read from local files.
 ///
@@ -9,9 +10,20 @@ import HTTPClient
 /// stops after `maxEntries` entries.
 public struct XMLFeedRepository {
     private let client: any HTTPFetching
+    private let logger: Logger?
 
-    public init(client: any HTTPFetching) {
+    /// - Parameter logger: `--verbose` notes (elements left out because they were no entries).
+    public init(client: any HTTPFetching, logger: Logger? = nil) {
         self.client = client
+        self.logger = logger
+    }
+
+    /// Tells `--verbose` how many entry-like elements a feed had that were no entries.
+    private func noteDropped(_ result: Result<Feed, SourceError>, at location: String) -> Result<Feed, SourceError> {
+        if case .success(let feed) = result, feed.droppedEntries > 0 {
+            logger?.info("\(location): left out \(feed.droppedEntries) element(s) that were no entries (empty, or nested in an entry)")
+        }
+        return result
     }
 
     /// What a feed request asks for: feed types first, any XML after.
@@ -39,20 +51,20 @@ extension XMLFeedRepository: FeedRepository {
         switch location {
         case .file(let url):
             DispatchQueue.global().async {
-                completion(Result { () throws(SourceError) in
+                completion(noteDropped(Result { () throws(SourceError) in
                     try FeedParser.parse(contentsOf: url, maxEntries: maxEntries, cancellation: cancellation)
-                })
+                }, at: url.lastPathComponent))
             }
         case .url(let url):
             let request = HTTPRequest(.get, url: url, headers: ["Accept": Self.acceptHeader])
             client.send(request, cancellation: cancellation) { result in
-                completion(result.flatMap { response in
+                completion(noteDropped(result.flatMap { response in
                     Result { () throws(SourceError) in
                         try FeedParser.parse(
                             response.body, charset: Self.charset(inContentType: response.headers["Content-Type"]),
                             baseURL: response.url, maxEntries: maxEntries, cancellation: cancellation)
                     }
-                })
+                }, at: Redactor.redact(url, secrets: [])))
             }
         }
     }

@@ -57,11 +57,34 @@ public struct FileRecordRepository: Sendable {
             return reader
         }
         let fileExtension = url.pathExtension.lowercased()
-        guard let reader = readers.first(where: { $0.fileExtensions.contains(fileExtension) }) else {
-            let what = fileExtension.isEmpty ? "a file without an extension" : "'.\(fileExtension)' files"
-            throw SourceError(.configuration, "cannot tell the format of \(what); set \"format\" to one of \(known)")
+        if let reader = readers.first(where: { $0.fileExtensions.contains(fileExtension) }) { return reader }
+        // No extension says: a document that starts like XML (after a BOM, whitespace or comments) is a feed.
+        if Self.startsLikeXML(url), let feedReader = readers.first(where: { $0.format == "feed" }) { return feedReader }
+        let what = fileExtension.isEmpty ? "a file without an extension" : "'.\(fileExtension)' files"
+        throw SourceError(.configuration, "cannot tell the format of \(what); set \"format\" to one of \(known)")
+    }
+
+    /// Whether the file's first bytes, past a UTF-8 BOM, whitespace and XML comments, are `<` of a declaration
+    /// or an element.
+    static func startsLikeXML(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+        var index = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < head.count {
+            let byte = head[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                index += 1
+            } else if head[index...].starts(with: Array("<!--".utf8)) {
+                guard let end = head[index...].firstRange(of: Array("-->".utf8)) else { return false }
+                index = end.upperBound
+            } else {
+                return byte == UInt8(ascii: "<") && index + 1 < head.count
+                    && (head[index + 1] == UInt8(ascii: "?") || (head[index + 1] | 0x20) >= UInt8(ascii: "a")
+                        && (head[index + 1] | 0x20) <= UInt8(ascii: "z"))
+            }
         }
-        return reader
+        return false
     }
 
     // MARK: - Paths

@@ -28,6 +28,8 @@ public struct FilesProvider {
 extension FilesProvider: Provider {
     public var name: String { "files" }
 
+    public var isLocal: Bool { true }
+
     public var summary: String { "Records from local JSON, NDJSON and CSV files (glob patterns)" }
 
     public var options: [OptionSpec] {

@@ -18,25 +18,11 @@ struct SinceOption: OptionValue {
         let text = raw.trimmingCharacters(in: .whitespaces)
         if let absolute = ISO8601.date(from: text) {
             date = absolute
-        } else if let seconds = Self.relativeSeconds(text) {
+        } else if text.last?.isLetter == true, let seconds = DurationText.seconds(text) {  // a unit: `7` is no date
             date = now.addingTimeInterval(-seconds)
         } else {
             throw ManifestError(path: path, "expected an ISO 8601 date (\"2026-11-01T00:00:00Z\") or a relative time "
                 + "(\"30m\", \"24h\", \"7d\", \"2w\"), found '\(raw)'")
         }
-    }
-
-    /// `7d` → 604 800; nil unless a positive whole number followed by `m`, `h`, `d` or `w`.
-    static func relativeSeconds(_ text: String) -> TimeInterval? {
-        guard let unit = text.last, let count = Int(text.dropLast()), count > 0 else { return nil }
-        let unitSeconds: TimeInterval
-        switch unit {
-        case "m": unitSeconds = 60
-        case "h": unitSeconds = 3600
-        case "d": unitSeconds = 86_400
-        case "w": unitSeconds = 604_800
-        default: return nil
-        }
-        return TimeInterval(count) * unitSeconds
     }
 }

@@ -98,6 +98,9 @@ public struct CachingHTTPClient: HTTPFetching {
             return result
         }
         let now = now()
+        if let maxAge = Self.cacheControl(response.headers)["max-age"].flatMap({ $0 }).flatMap(Double.init), maxAge > 0 {
+            policy.activity.noteServerFreshness(until: now.addingTimeInterval(maxAge))
+        }
         if response.status == 304, let stored {
             let expiresAt = now.addingTimeInterval(lifetime(of: response, fallback: stored))
             try? policy.store.refresh(key: key, storedAt: now, expiresAt: expiresAt)

@@ -49,7 +49,9 @@ extension HTTPResponse {
         if retries > 0 {
             message += " (after \(retries) \(retries == 1 ? "retry" : "retries"))"
         }
-        return SourceError(kind, Redactor.scrub(message, secrets: secrets))
+        // When to ask again, if the service said: a rate limit's reset, or a Retry-After on any failure (503).
+        let retryAt = kind == .rateLimited ? rateLimitReset(now: now) : retryAfter(now: now).map { now.addingTimeInterval($0) }
+        return SourceError(kind, Redactor.scrub(message, secrets: secrets), retryAt: retryAt)
     }
 
     /// `self` when the status is a success (2xx, 304), else the mapped error.

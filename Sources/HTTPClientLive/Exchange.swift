@@ -160,7 +160,7 @@ final class Exchange: Sendable {
             return state.attempt
         }
         guard let retries else { return }
-        let result = result.mapError { SourceError($0.kind, Redactor.scrub($0.message, secrets: request.secrets)) }
+        let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
         let completion = self.completion
         DispatchQueue.global().async { completion(result) }
@@ -186,6 +186,6 @@ final class Exchange: Sendable {
 
 extension SourceError {
     fileprivate func prefixedRetries(_ retries: Int) -> SourceError {
-        retries == 0 ? self : SourceError(kind, "\(message) (after \(retries) \(retries == 1 ? "retry" : "retries"))")
+        retries == 0 ? self : withMessage("\(message) (after \(retries) \(retries == 1 ? "retry" : "retries"))")
     }
 }

@@ -16,6 +16,8 @@ public protocol Provider: Sendable {
     var options: [OptionSpec] { get }
     /// Whether `--query` applies to this provider's sources.
     var acceptsQuery: Bool { get }
+    /// Whether its sources read only this machine (files, programs): they may refresh as often as they like.
+    var isLocal: Bool { get }
 
     /// Validates `configuration.options` and builds the source. Report every problem at once through
     /// `OptionsReader`, which throws them together with their JSON paths.
@@ -24,6 +26,7 @@ public protocol Provider: Sendable {
 
 extension Provider {
     public var acceptsQuery: Bool { false }
+    public var isLocal: Bool { false }
 }
 
 /// Documentation and validation of one provider option.

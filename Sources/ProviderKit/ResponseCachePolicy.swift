@@ -54,12 +54,22 @@ public final class CacheActivity: Sendable {
     }
 
     private let events = Mutex<[Event]>([])
+    private let serverFreshness = Mutex<Date?>(nil)
 
     public init() {}
 
     public func record(_ event: Event) {
         events.withLock { $0.append(event) }
     }
+
+    /// A response said (`Cache-Control: max-age`) it stays fresh until `date`: asking again before the
+    /// earliest such date brings nothing new.
+    public func noteServerFreshness(until date: Date) {
+        serverFreshness.withLock { $0 = min($0 ?? date, date) }
+    }
+
+    /// The earliest time a response of this source said it stays fresh until, if any did.
+    public var serverFreshUntil: Date? { serverFreshness.withLock { $0 } }
 
     public var recorded: [Event] { events.withLock { $0 } }
 

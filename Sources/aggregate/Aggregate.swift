@@ -27,6 +27,7 @@ struct Aggregate: ParsableCommand {
               aggregate cache stats                  what the response cache holds
               aggregate --sources movies --query X   search TMDB for X this run
               aggregate queries                      recent search queries
+              aggregate watch                        keep every source fresh; show what is new
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
@@ -34,11 +35,13 @@ struct Aggregate: ParsableCommand {
                   (unless --allow-stale); the rest is printed
               64  bad command line
               78  invalid manifest (nothing is fetched)
+              130 interrupted (Ctrl-C; 143 for SIGTERM): what the run started is
+                  stopped first, nothing is printed or stored
             """,
         version: version,
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self, CacheCommand.self,
-            HistoryCommand.self, QueriesCommand.self,
+            RunCommand.self, WatchCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
+            CacheCommand.self, HistoryCommand.self, QueriesCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

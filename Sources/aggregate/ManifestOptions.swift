@@ -40,6 +40,4 @@ enum ExitStatus {
     static let sourcesFailed: Int32 = 1
     static let usage: Int32 = 64
     static let invalidManifest: Int32 = 78
-    /// Ctrl-C or SIGTERM during a run, as shells report a command ended by SIGINT.
-    static let interrupted: Int32 = 130
 }

@@ -19,12 +19,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Comma-separated source ids to run (default: every enabled source). A named source runs even if disabled.",
-            valueName: "ids"))
-    var sources: [String] = []
+    @OptionGroup var selection: SourceSelection
 
     @Option(name: [.customShort("f"), .long], help: "Output format.")
     var format: OutputFormat = .table
@@ -68,16 +63,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Per-source timings and one log line per request on stderr.")
     var verbose = false
 
-    var selection: [String]? {
-        let ids = sources.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return ids.isEmpty ? nil : ids
-    }
-
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if let deadline, !(deadline > 0) { throw ValidationError("--deadline must be a number of seconds above 0.") }
-        if !sources.isEmpty, selection == nil { throw ValidationError("--sources needs at least one source id.") }
         if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
         if offline, noCache { throw ValidationError("--offline and --no-cache cannot be used together.") }
         if let query, query.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -87,12 +75,13 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         Terminal.ignoreBrokenPipes()
+        let interruption = Interruption()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
         let container = try manifestOptions.loadContainer(logger: logger)
         let request = RunRequest(
-            selection: selection, query: query, deadlineSeconds: deadline,
+            selection: selection.ids, query: query, deadlineSeconds: deadline,
             cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new)
         // Live progress, when a person watches stderr: the view model follows the run, the renderer draws it.
         let progress = Terminal.stderrIsTTY && !quiet
@@ -108,15 +97,15 @@ struct RunCommand: ParsableCommand {
         let output: RunOutput = streamWriter.map { writer in
             .stream { source, items, more in writer.write(items, source: source.id, more: more) }
         } ?? .collect
-        let interruption = Interruption.install()
         let outcome: RunOutcome
         do throws(SelectionError) {
-            outcome = try container.runAndWait(request, cancellation: interruption.token, observer: viewModel, output: output)
+            outcome = try container.runAndWait(request, cancellation: interruption.cancellation, observer: viewModel, output: output)
         } catch {
             throw ValidationError(error.description)
         }
         progress?.finish()  // before stdout: both usually share one terminal
         streamWriter?.flush()
+        try exitIfInterrupted(interruption, output: stdout)
         let report = outcome.report.ordered(by: sort)
         if !quiet {
             for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
@@ -132,8 +121,16 @@ struct RunCommand: ParsableCommand {
         stdout.flush()
 
         reportOnStandardError(report)
-        if interruption.happened { throw ExitCode(ExitStatus.interrupted) }
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
+    }
+
+    /// An interrupted run prints no report (what was streamed stays printed) and exits 128 + the signal; the run
+    /// has already waited for what its sources started to be gone.
+    private func exitIfInterrupted(_ interruption: Interruption, output: StandardOutput) throws {
+        guard let status = interruption.exitStatus else { return }
+        output.flush()
+        if !quiet { Terminal.writeError("aggregate: interrupted; every program it started has been stopped\n") }
+        throw ExitCode(status)
     }
 
     /// The writer for output that can go out while the run goes on: NDJSON in the sources' own order (a date

@@ -30,4 +30,50 @@ struct FeedFileReaderTests {
         #expect(items[0].url == URL(string: "https://example.test/1"))
         #expect(items[0].date == (try Date("2014-07-06T12:56:00Z", strategy: .iso8601)))
     }
+
+    /// The items of a files source reading `data/<name>` holding `contents`.
+    private func items(file name: String, contents: String) async throws -> SourceReport {
+        let manifest = #"{ "version": 1, "sources": [ { "id": "notes", "provider": "files", "options": { "paths": ["data/"# + name + #""] } } ] }"#
+        let loaded = try container(manifest, registry: .builtIn)
+        let data = loaded.manifest.baseDirectory.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: data.appendingPathComponent(name))
+        return await AggregateSourcesUseCase().execute(try loaded.plan(selection: ["notes"], query: nil)).sources[0]
+    }
+
+    static let rdf = """
+        <?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+        <channel rdf:about="https://example.test/"><title>R</title></channel>
+        <item rdf:about="https://example.test/a"><title>A</title><link>https://example.test/a</link></item>
+        </rdf:RDF>
+        """
+
+    @Test("a .rdf file is a feed too")
+    func rdfFile() async throws {
+        let report = try await items(file: "news.rdf", contents: Self.rdf)
+        #expect(report.status == .ok, "\(report.error?.description ?? "")")
+        #expect(report.items.map(\.title) == ["A"])
+    }
+
+    @Test("a file of any extension that starts like XML after a BOM, whitespace or a comment is read as a feed",
+          arguments: ["news", "news.txt", "feed.php"])
+    func sniffed(name: String) async throws {
+        let report = try await items(file: name, contents: "\u{FEFF}\n  <!-- generated -->\n" + Self.rdf)
+        #expect(report.status == .ok, "\(report.error?.description ?? "")")
+        #expect(report.items.map(\.title) == ["A"])
+    }
+
+    @Test("an untitled entry reads '(untitled)' through files as through the feed provider")
+    func untitled() async throws {
+        let rss = #"<rss version="2.0"><channel><title>T</title><item><link>https://example.test/u</link></item></channel></rss>"#
+        let report = try await items(file: "u.rss", contents: rss)
+        #expect(report.items.map(\.title) == ["(untitled)"])
+    }
+
+    @Test("a file that is neither a known extension nor XML still asks for a format")
+    func unknownFormat() async throws {
+        let report = try await items(file: "notes.txt", contents: "just words")
+        #expect(report.status == .error)
+        #expect(report.error?.message.contains("cannot tell the format") == true)
+    }
 }

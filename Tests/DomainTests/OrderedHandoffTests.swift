@@ -133,4 +133,22 @@ struct OrderedHandoffTests {
         }
         #expect(released)
     }
+
+    @Test("batches taken from a producer that stays just ahead are let go, not kept until it falls behind")
+    func releasesTakenBatches() {
+        let released = Atomic(0)
+        final class Batch: Sendable {
+            let released: @Sendable () -> Void
+            init(released: @escaping @Sendable () -> Void) { self.released = released }
+            deinit { released() }
+        }
+        let handoff = OrderedHandoff<Batch>(producers: 1, capacity: 4)
+        let make = { Batch { released.add(1, ordering: .relaxed) } }
+        handoff.push(make(), from: 0)
+        for _ in 0..<500 {
+            handoff.push(make(), from: 0)  // always one untaken: the queue never empties
+            _ = handoff.nextIfReady()
+        }
+        #expect(released.load(ordering: .relaxed) >= 500 - 2 * 4, "taken batches stay referenced: at most twice the capacity")
+    }
 }

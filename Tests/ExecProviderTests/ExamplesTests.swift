@@ -13,8 +13,7 @@ struct ExamplesTests {
         }
     }
 
-    @Test("word_counts.py turns its options into items, most frequent word first",
-          .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+    @Test("word_counts.py turns its options into items, most frequent word first")
     func wordCounts() async throws {
         let report = await run(try makeSource(
             ["command": ["./word_counts.py"], "config": ["text": "the cat and the hat and the bat", "top": 2]],
@@ -25,8 +24,7 @@ struct ExamplesTests {
         #expect(report.items.first?.fields == ["count": 3, "rank": 1, "source": "words"])
     }
 
-    @Test("word_counts.py reports a missing file through its stderr and exit status",
-          .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+    @Test("word_counts.py reports a missing file through its stderr and exit status")
     func wordCountsMissingFile() async throws {
         let report = await run(try makeSource(
             ["command": ["python3", "word_counts.py"], "config": ["path": "no-such-notes.txt"]], in: examplesDirectory))
@@ -35,8 +33,7 @@ struct ExamplesTests {
         #expect(report.error?.message == "'python3' exited with status 1: cannot read no-such-notes.txt: No such file or directory")
     }
 
-    @Test("list_files.sh speaks Singer: one record per file, keyed by path",
-          .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+    @Test("list_files.sh speaks Singer: one record per file, keyed by path")
     func listFiles() async throws {
         let scripts = try ScriptDirectory()
         try Data("hello\n".utf8).write(to: scripts.url.appendingPathComponent("a.txt"))

@@ -6,8 +6,7 @@ import Testing
 
 /// The provider contract (ProviderTesting's conformance kit) for external programs, run on the shipped
 /// examples. Concurrency is not checked: one source is one process.
-@Suite("exec provider conformance", .serialized,
-        .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+@Suite("exec provider conformance", .serialized)
 struct ExecConformanceTests {
     /// Handed to the program in its environment: the provider must never print it.
     static let token = "exec-token-7f3e9a1c5b"

@@ -9,8 +9,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("Exec provider runs real programs",
-        .disabled(if: threadSanitizerIsActive, skippedUnderThreadSanitizer))
+@Suite("Exec provider runs real programs")
 struct ExecRecordRepositoryTests {
     @Test("our item shape becomes record items, in the program's order")
     func itemShape() async throws {
@@ -91,6 +90,7 @@ struct ExecRecordRepositoryTests {
         #expect(item.title == "-rw-------")
         #expect(item.fields["input"] == ["source": "ext", "options": ["n": 1]])
         let path = try #require(scripts.read("path.txt")).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(path.hasSuffix(".json"))
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 

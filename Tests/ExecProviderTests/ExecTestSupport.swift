@@ -13,25 +13,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`): its runtime is linked
-/// into the test binary and exports `__tsan_init`.
-///
-/// Tests that start programs are skipped under it: on Linux, any `DispatchIO` read of a pipe (what `ProgramRun`
-/// drains stdout and stderr with) makes libdispatch's manager thread crash with SEGV in
-/// `_dispatch_event_loop_drain` under TSan, killing the whole test process. The same 15-line program runs
-/// clean without a sanitizer and under ASan; see docs/TESTING.md, "ThreadSanitizer".
-let threadSanitizerIsActive: Bool = {
-    #if canImport(Glibc)
-    dlsym(nil, "__tsan_init") != nil
-    #else
-    dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
-    #endif
-}()
-
-/// The reason every program-starting exec test gives when it is skipped under ThreadSanitizer.
-let skippedUnderThreadSanitizer: Comment =
-    "DispatchIO on a pipe crashes libdispatch under ThreadSanitizer on Linux (docs/TESTING.md)"
-
 /// A private temporary directory holding the scripts of one test; removed when the test drops it.
 final class ScriptDirectory: Sendable {
     let url: URL
@@ -95,10 +76,11 @@ struct StreamResult: Sendable {
     var error: SourceError?
 }
 
-/// Runs the repository directly with its own deadline, suspending (never blocking a pool thread).
+/// Runs the repository directly with its own deadline (`timeout` from now), suspending (never blocking a pool
+/// thread) until its completion.
 func stream(
     _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
-    cancellation: CancellationToken = CancellationToken(), parentEnvironment: [String: String]? = nil
+    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil
 ) async -> StreamResult {
     let repository = ExecRecordRepository(
         command: command, logger: logger, gracePeriod: gracePeriod,
@@ -106,7 +88,7 @@ func stream(
     let result = Mutex(StreamResult())
     return await withCheckedContinuation { continuation in
         repository.streamRecords(
-            deadline: .now() + timeout, cancellation: cancellation,
+            cancellation: CancellationToken(deadline: .now() + timeout), lingering: lingering,
             onRecords: { records in result.withLock { $0.records.append(contentsOf: records) } },
             onWarning: { warning in result.withLock { $0.warnings.append(warning) } },
             completion: { error in
@@ -141,3 +123,42 @@ func isGone(_ pid: pid_t, within seconds: Double = 10) async -> Bool {
 let examplesDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Examples/exec")
+
+/// The shell lines that write `pid pgid` of the script's shell to the file `ids` (in its working directory).
+let recordIDs = #"""
+    read -r pid comm state ppid pgid rest < /proc/$$/stat
+    echo "$pid $pgid" > ids.tmp && mv ids.tmp ids
+    """#
+
+extension ScriptDirectory {
+    /// The pid and process group a script wrote with `recordIDs`, waiting (bounded) for the file.
+    func ids() async -> (pid: pid_t, pgid: pid_t)? {
+        guard let text = await waitForFile("ids") else { return nil }
+        let numbers = text.split(separator: " ").compactMap { pid_t($0) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+    }
+}
+
+/// Loads `source` with `cancellation` as the aggregate use case would, runs `meanwhile` (which may cancel),
+/// then waits for what a run waits for: the source's finish and its lingering work. Returns how it finished.
+func loadUntilSettled(
+    _ source: any ItemSource, cancellation: CancellationToken, meanwhile: () async throws -> Void
+) async throws -> ItemSink.Outcome? {
+    let lingering = LingeringWork()
+    let (outcomes, finished) = AsyncStream.makeStream(of: ItemSink.Outcome.self)
+    let sink = ItemSink(onItems: { _ in }, onFinish: { outcome, _ in
+        finished.yield(outcome)
+        finished.finish()
+    })
+    source.load(LoadContext(concurrency: 1, cancellation: cancellation, lingering: lingering), into: sink)
+    do {
+        try await meanwhile()
+    } catch {
+        cancellation.cancel()  // leave nothing running behind a failed test
+        throw error
+    }
+    var outcome: ItemSink.Outcome?
+    for await value in outcomes { outcome = value }
+    await withCheckedContinuation { settled in lingering.notify(queue: .global()) { settled.resume() } }
+    return outcome
+}

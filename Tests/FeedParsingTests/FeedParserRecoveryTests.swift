@@ -54,13 +54,32 @@ struct FeedParserRecoveryTests {
         #expect(feed.entries.last?.title == "two")
     }
 
-    @Test("a truncated feed is a parse error with the line and column where it ends")
+    @Test("a truncated feed keeps the entries before the cut and says where it ends (issue 22: not an error)")
     func truncated() throws {
         let xml = "<rss version=\"2.0\">\n<channel>\n<item><title>one</title></item>\n<item><title>tw"
+        let feed = try FeedParser.parse(Data(xml.utf8))
+        #expect(feed.entries.map(\.title) == ["one"])
+        let warning = try #require(feed.warnings.first)
+        #expect(warning.contains("ends too early"))
+        #expect(warning.contains("line 4, column"))
+    }
+
+    @Test("a feed cut off before its first entry ended is a parse error with the line and column")
+    func truncatedBeforeAnyEntry() throws {
+        let xml = "<rss version=\"2.0\">\n<channel>\n<item><title>tw"
         let error = try #require(throws: SourceError.self) { try FeedParser.parse(Data(xml.utf8)) }
         #expect(error.kind == .parse)
-        #expect(error.message.contains("ends too early"))
-        #expect(error.message.contains("line 4, column"))
+        #expect(error.message.contains("line 3, column"))
+    }
+
+    @Test("cut inside a CDATA section: the entries before it are kept, and the source is told", arguments: [
+        "<rss version=\"2.0\"><channel><item><title>one</title></item><item><title>two</title><description><![CDATA[half",
+        "<rss version=\"2.0\"><channel><item><title>one</title></item><item><description><![CDATA[",
+    ])
+    func truncatedInCDATA(xml: String) throws {
+        let feed = try FeedParser.parse(Data(xml.utf8))
+        #expect(feed.entries.map(\.title) == ["one"])
+        #expect(feed.warnings.contains { $0.hasPrefix("truncated:") && $0.contains("line 1, column") })
     }
 
     @Test("a document that is not a feed names its root element", arguments: [

@@ -60,4 +60,22 @@ struct IssueResponseMappingTests {
         #expect(item.fields["author"] != nil)
         #expect(item.url?.host == "github.com")
     }
+
+    @Test("GitHub's older schema, a single `assignee` and no `assignees`, keeps its assignee")
+    func olderSchemaAssignee() async throws {
+        // The recorded 2022 page, turned into the older shape: each issue's author as its one `assignee`.
+        let recorded = try Data(contentsOf: Fixture.url("octokit_issues_page1_2022-07-19.body.json"))
+        var issues = try #require(try JSONSerialization.jsonObject(with: recorded) as? [[String: Any]])
+        for index in issues.indices {
+            issues[index]["assignees"] = nil
+            issues[index]["assignee"] = issues[index]["user"]
+        }
+        let logins = issues.compactMap { ($0["user"] as? [String: Any])?["login"] as? String }
+        let server = try await FixtureServer.start()
+        server.route(issuesPath("octo-org/octo-repo"), .json(String(decoding: try JSONSerialization.data(withJSONObject: issues), as: UTF8.self)))
+        let report = await run(try makeSource(server: server))
+        await server.stop()
+        #expect(report.items.count == issues.count)
+        #expect(report.items.map { $0.fields["assignees"] } == logins.map { .array([.string($0)]) })
+    }
 }

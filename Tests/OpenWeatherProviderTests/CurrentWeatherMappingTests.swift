@@ -83,3 +83,28 @@ struct CurrentWeatherMappingTests {
         #expect(requests.contains { $0.query("lat") == "44.34" && $0.query("lon") == "10.99" })
     }
 }
+
+@Suite("OpenWeather measurements as reported")
+struct MeasurementPrecisionTests {
+    @Test("fractional pressure, humidity, wind direction, cloudiness and visibility are kept, not rounded")
+    func fractions() async throws {
+        var body = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Fixture.zocca.url)) as? [String: Any])
+        var main = try #require(body["main"] as? [String: Any])
+        main["pressure"] = 1020.95
+        main["humidity"] = 64.5
+        body["main"] = main
+        body["wind"] = ["speed": 0.62, "deg": 349.5]
+        body["clouds"] = ["all": 12.5]
+        body["visibility"] = 9999.9
+        let server = try await FixtureServer.start()
+        server.route(weatherPath, .json(String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)))
+        let report = await run(try makeSource(server: server, cities: ["Zocca"], units: "standard"))
+        await server.stop()
+        let item = try #require(report.items.first)
+        #expect(item.fields["pressure"] == .double(1020.95))
+        #expect(item.fields["humidity"] == .double(64.5))
+        #expect(item.fields["windDirection"] == .double(349.5))
+        #expect(item.fields["cloudiness"] == .double(12.5))
+        #expect(item.fields["visibility"] == .double(9999.9))
+    }
+}

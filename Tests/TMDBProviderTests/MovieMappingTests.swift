@@ -103,3 +103,63 @@ struct MovieMappingTests {
         #expect(request.query("include_adult") == "true")
     }
 }
+
+/// Bodies that are not what a movie listing should be, made from the recorded page.
+@Suite("TMDB: results that are not movies, and fields TMDB leaves out")
+struct NotMoviesTests {
+    /// The recorded popular page with `change` applied to each result (index, result).
+    static func popular(_ change: (Int, inout [String: Any]) -> Void) throws -> FixtureResponse {
+        var page = try #require(try JSONSerialization.jsonObject(with: Fixture.popular.data) as? [String: Any])
+        var results = try #require(page["results"] as? [[String: Any]])
+        for index in results.indices { change(index, &results[index]) }
+        page["results"] = results
+        return .json(String(decoding: try JSONSerialization.data(withJSONObject: page), as: UTF8.self))
+    }
+
+    /// A result turned into a TV show's: `name` and `first_air_date`, no `title`.
+    static func makeTVShow(_ result: inout [String: Any]) {
+        result["name"] = result["title"]
+        result["original_name"] = result["original_title"]
+        result["first_air_date"] = result["release_date"]
+        for key in ["title", "original_title", "release_date"] { result[key] = nil }
+    }
+
+    func load(_ response: FixtureResponse) async throws -> SourceReport {
+        let server = try await FixtureServer.start()
+        server.route(popularPath, response)
+        let report = await run(try makeSource(server: server, options: ["mode": "popular"]))
+        await server.stop()
+        return report
+    }
+
+    @Test("a body of TV shows (no title) is no movie list: the source fails as badResponse, no 'TMDB movie' items")
+    func tvBody() async throws {
+        let report = try await load(try Self.popular { _, result in Self.makeTVShow(&result) })
+        #expect(report.status == .error)
+        #expect(report.error?.kind == .badResponse)
+        #expect(report.error?.message.contains("is a movie") == true)
+        #expect(report.items.isEmpty)
+    }
+
+    @Test("results without a movie title among movies are left out with a badResponse warning naming how many")
+    func mixedBody() async throws {
+        let total = try Fixture.popular.ids.count
+        let report = try await load(try Self.popular { index, result in if index < 2 { Self.makeTVShow(&result) } })
+        #expect(report.status == .ok)
+        #expect(report.items.count == total - 2)
+        #expect(!report.items.contains { $0.title.hasPrefix("TMDB movie") })
+        #expect(report.warnings == ["badResponse: 2 of \(total) results are not a movie (no title) and were left out"])
+    }
+
+    @Test("genres are absent when TMDB sent no genre_ids, and [] when it sent an empty list")
+    func genresAbsent() async throws {
+        let report = try await load(try Self.popular { index, result in
+            if index == 0 { result["genre_ids"] = nil }
+            if index == 1 { result["genre_ids"] = [Int]() }
+        })
+        #expect(report.items[0].fields["genres"] == nil)
+        #expect(report.items[0].fields.keys.contains("genres") == false)
+        #expect(report.items[1].fields["genres"] == .array([]))
+        #expect(report.items[2].fields["genres"] != nil)
+    }
+}

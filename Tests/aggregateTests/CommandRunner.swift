@@ -44,16 +44,18 @@ enum Aggregate {
 
     /// Runs the binary to completion (`ProcessRunner`: the blocking parts happen on threads of their own).
     /// `AGGREGATE_HOME` is a new temporary directory unless the test gives one (to share a store between runs).
+    /// `whileRunning` gets the binary's pid while it runs (to signal it).
     static func run(
         _ arguments: [String], in directory: URL? = nil, environment extra: [String: String] = [:],
-        removing: [String] = []
+        removing: [String] = [], whileRunning: (pid_t) async throws -> Void = { _ in }
     ) async throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         environment["AGGREGATE_HOME"] = temporaryHome().path
         for key in removing { environment[key] = nil }
         environment.merge(extra) { _, new in new }
-        let result = try await ProcessRunner.run(binary, arguments, in: directory, environment: environment)
+        let result = try await ProcessRunner.run(
+            binary, arguments, in: directory, environment: environment, whileRunning: whileRunning)
         return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

@@ -11,7 +11,8 @@ import Synchronization
 public final class CancellationToken: Sendable {
     private struct State {
         var isCancelled = false
-        var handlers: [@Sendable () -> Void] = []
+        var handlers: [Int: @Sendable () -> Void] = [:]
+        var nextHandler = 0
     }
 
     private let state = Mutex(State())
@@ -39,18 +40,36 @@ public final class CancellationToken: Sendable {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.isCancelled else { return [] }
             state.isCancelled = true
-            defer { state.handlers = [] }
-            return state.handlers
+            defer { state.handlers = [:] }
+            return state.handlers.sorted { $0.key < $1.key }.map(\.value)
         }
         handlers.forEach { $0() }
     }
 
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
-            if state.isCancelled { return true }
-            state.handlers.append(handler)
-            return false
+    /// Runs `handler` when the token is cancelled (at once if it already is). A long-lived token (a watch's,
+    /// a server's) outlives the work that registers here: that work removes its handler when it ends
+    /// (`removeHandler`), or every finished run would stay referenced by the token.
+    /// - Returns: the handler's registration, for `removeHandler`.
+    @discardableResult
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) -> Int {
+        let registration = state.withLock { state -> Int? in
+            if state.isCancelled { return nil }
+            defer { state.nextHandler += 1 }
+            state.handlers[state.nextHandler] = handler
+            return state.nextHandler
         }
-        if runNow { handler() }
+        guard let registration else {
+            handler()
+            return -1
+        }
+        return registration
+    }
+
+    /// Handlers waiting for a cancel (for tests of work that must not leave any behind).
+    var registeredHandlers: Int { state.withLock { $0.handlers.count } }
+
+    /// Forgets a handler registered with `onCancel` (the work it would stop is over).
+    public func removeHandler(_ registration: Int) {
+        state.withLock { _ = $0.handlers.removeValue(forKey: registration) }
     }
 }

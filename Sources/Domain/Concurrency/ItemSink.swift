@@ -118,7 +118,8 @@ public final class ItemSink: Sendable {
                 fail(failures[0].error.prefixed(failures[0].label))
             } else {
                 let details = failures.map { "\($0.label): \($0.error.message)" }.joined(separator: "; ")
-                fail(SourceError(failures[0].error.kind, "all \(failures.count) requests failed: \(details)"))
+                let retryAt = failures.compactMap(\.error.retryAt).max()
+                fail(SourceError(failures[0].error.kind, "all \(failures.count) requests failed: \(details)", retryAt: retryAt))
             }
             return
         }

@@ -97,6 +97,11 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
                 if !more {
                     pending[head].removeAll(keepingCapacity: true)
                     taken = 0
+                } else if taken >= capacity {
+                    // A producer that stays just ahead never lets the array empty: drop what was taken (at
+                    // most `capacity` are kept), or every batch it ever pushed would stay referenced here.
+                    pending[head].removeFirst(taken)
+                    taken = 0
                 }
                 condition.broadcast()  // room for the head's producer
                 return .batch(head, batch, more: more)

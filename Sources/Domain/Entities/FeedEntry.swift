@@ -29,11 +29,19 @@ public struct Feed: Sendable, Hashable {
     public var title: String?
     public var link: URL?
     public var entries: [FeedEntry]
+    /// Elements that looked like entries but were none (empty, or nested inside another entry), left out.
+    public var droppedEntries: Int
+    /// What the parser recovered from or skipped, for the source's warnings (the entries stand).
+    public var warnings: [String]
 
-    public init(title: String? = nil, link: URL? = nil, entries: [FeedEntry]) {
+    public init(
+        title: String? = nil, link: URL? = nil, entries: [FeedEntry], droppedEntries: Int = 0, warnings: [String] = []
+    ) {
         self.title = title
         self.link = link
         self.entries = entries
+        self.droppedEntries = droppedEntries
+        self.warnings = warnings
     }
 }
 
@@ -50,11 +58,14 @@ public struct FeedEntry: Sendable, Hashable {
     public var published: Date?
     public var updated: Date?
     public var enclosureURL: URL?
+    /// The published/updated text as the feed wrote it, when it could not be read as a date: kept, not lost.
+    public var publishedRaw: String?
+    public var updatedRaw: String?
 
     public init(
         id: String, title: String? = nil, link: URL? = nil, summary: String? = nil, content: String? = nil,
         author: String? = nil, categories: [String] = [], published: Date? = nil, updated: Date? = nil,
-        enclosureURL: URL? = nil
+        enclosureURL: URL? = nil, publishedRaw: String? = nil, updatedRaw: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -66,5 +77,7 @@ public struct FeedEntry: Sendable, Hashable {
         self.published = published
         self.updated = updated
         self.enclosureURL = enclosureURL
+        self.publishedRaw = publishedRaw
+        self.updatedRaw = updatedRaw
     }
 }

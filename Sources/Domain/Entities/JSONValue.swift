@@ -66,6 +66,12 @@ extension JSONValue {
     }
 
     /// Shortest round-tripping text for a double; integral values keep no fraction ("21" not "21.0").
+    /// A measured number as reported: an integer when it is whole (`1021`), else a fraction (`1020.95`).
+    public static func number(_ value: Double) -> JSONValue {
+        if value.rounded() == value, let whole = Int(exactly: value) { return .int(whole) }
+        return .double(value)
+    }
+
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"

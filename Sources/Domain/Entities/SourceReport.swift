@@ -56,6 +56,10 @@ public struct SourceReport: Sendable, Hashable {
     public var duration: TimeInterval
     /// How the response cache served this source (`.off` unless the run set it).
     public var cache: CacheStatus
+    /// Asking again before this brings nothing new: the earliest `Cache-Control: max-age` expiry of its
+    /// responses, or when the service said to come back after a failure (`error.retryAt`). A continuous run
+    /// waits at least until then; not part of the output contract.
+    public var refreshNotBefore: Date?
 
     public init(
         descriptor: SourceDescriptor, status: SourceStatus, items: [Item] = [], warnings: [String] = [],

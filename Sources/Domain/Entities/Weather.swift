@@ -48,17 +48,18 @@ public struct Weather: Sendable, Hashable {
     public var feelsLike: Double?
     public var temperatureMin: Double?
     public var temperatureMax: Double?
+    /// Measurements are kept as the service reported them (1020.95 hPa stays 1020.95).
     /// Relative humidity, percent.
-    public var humidity: Int?
+    public var humidity: Double?
     /// Sea-level pressure, hPa.
-    public var pressure: Int?
+    public var pressure: Double?
     public var windSpeed: Double?
     /// Meteorological degrees.
-    public var windDirection: Int?
+    public var windDirection: Double?
     /// Cloud cover, percent.
-    public var cloudiness: Int?
+    public var cloudiness: Double?
     /// Metres.
-    public var visibility: Int?
+    public var visibility: Double?
     /// Millimetres in the last hour, when it rained or snowed.
     public var rainLastHour: Double?
     public var snowLastHour: Double?
@@ -67,8 +68,8 @@ public struct Weather: Sendable, Hashable {
         locationName: String, country: String? = nil, observedAt: Date, utcOffsetSeconds: Int? = nil,
         condition: String, conditionDescription: String, units: UnitSystem, temperature: Double,
         feelsLike: Double? = nil, temperatureMin: Double? = nil, temperatureMax: Double? = nil,
-        humidity: Int? = nil, pressure: Int? = nil, windSpeed: Double? = nil, windDirection: Int? = nil,
-        cloudiness: Int? = nil, visibility: Int? = nil, rainLastHour: Double? = nil, snowLastHour: Double? = nil
+        humidity: Double? = nil, pressure: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil,
+        cloudiness: Double? = nil, visibility: Double? = nil, rainLastHour: Double? = nil, snowLastHour: Double? = nil
     ) {
         self.locationName = locationName
         self.country = country

@@ -29,16 +29,34 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var kind: Kind
     public var message: String
+    /// When the service said to ask again (`Retry-After`, a rate limit's reset), if it did: a continuous run
+    /// waits at least until then. A hint, not part of the error's identity (equality ignores it).
+    public var retryAt: Date?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, retryAt: Date? = nil) {
         self.kind = kind
         self.message = message
+        self.retryAt = retryAt
     }
 
     public var description: String { "\(kind.rawValue): \(message)" }
 
     /// The same error with context in front of its message ("Busan: city not found").
     public func prefixed(_ context: String) -> SourceError {
-        SourceError(kind, "\(context): \(message)")
+        SourceError(kind, "\(context): \(message)", retryAt: retryAt)
+    }
+
+    /// The same error with another message (scrubbed, extended), keeping its hints.
+    public func withMessage(_ message: String) -> SourceError {
+        SourceError(kind, message, retryAt: retryAt)
+    }
+
+    public static func == (lhs: SourceError, rhs: SourceError) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(message)
     }
 }

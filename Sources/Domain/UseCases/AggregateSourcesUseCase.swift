@@ -32,7 +32,8 @@ public protocol AggregateObserver: Sendable {
 /// Loads every planned source concurrently (DispatchGroup) and reports them in plan order.
 ///
 /// Each source gets its own timeout and the run an overall deadline; a source still loading then is
-/// reported `timeout` with the items it delivered so far, and the others are unaffected.
+/// reported `timeout` with the items it delivered so far, and the others are unaffected. Cancelling the
+/// run (`cancellation`: Ctrl-C) does the same to every source still loading.
 ///
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
@@ -77,10 +78,14 @@ public struct AggregateSourcesUseCase: Sendable {
                 let streamed = stream.map { stream in
                     { @Sendable (items: [Item]) in stream.source(at: index, source.descriptor, didEmit: items) }
                 }
+                // Until `load` has returned, what the source starts may not yet be registered as lingering:
+                // a deadline firing meanwhile must not complete the run before it is.
+                let starting = lingering.begin()
                 DispatchQueue.global().async {
                     Self.load(
                         itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
                         lingering: lingering, observer: observer, streamed: streamed, finish: finish)
+                    starting()
                 }
             }
         }
@@ -118,6 +123,18 @@ public struct AggregateSourcesUseCase: Sendable {
         let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
         let delivered = Mutex<(items: [Item], streamedCount: Int)>(([], 0))
         let cancellation = CancellationToken(deadline: deadline)
+        /// Set below: what the source's end releases (the timeout timer's hold on the sink).
+        let finished = Mutex<@Sendable () -> Void>({})
+        // The run's token may outlive this source (a watch): its handler goes once the source finished.
+        let runHandler = Mutex<(registration: Int?, sourceFinished: Bool)>((nil, false))
+        let forgetRunHandler: @Sendable () -> Void = {
+            let registration = runHandler.withLock { state -> Int? in
+                state.sourceFinished = true
+                defer { state.registration = nil }
+                return state.registration
+            }
+            if let registration { runCancellation?.removeHandler(registration) }
+        }
 
         let sink = ItemSink(
             onItems: { batch in
@@ -133,6 +150,8 @@ public struct AggregateSourcesUseCase: Sendable {
                 observer?.source(descriptor.id, didDeliver: count)
             },
             onFinish: { outcome, warnings in
+                forgetRunHandler()
+                finished.withLock { $0 }()
                 let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
                 let (items, streamedCount) = delivered.withLock { $0 }
                 var report = SourceReport(
@@ -146,7 +165,12 @@ public struct AggregateSourcesUseCase: Sendable {
                 finish(report)
             })
 
+        // The timer stays queued until its deadline even when the source finished long before (a watch runs
+        // many short runs): it holds only this box, which lets go of the sink once the source finished.
+        let timeoutTarget = Mutex<ItemSink?>(sink)
+        finished.withLock { $0 = { timeoutTarget.withLock { $0 = nil } } }
         DispatchQueue.global().asyncAfter(deadline: deadline) {
+            guard let sink = timeoutTarget.withLock({ $0 }) else { return }
             let message = cutByRun
                 ? "the run's deadline passed before this source finished"
                 : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
@@ -154,10 +178,17 @@ public struct AggregateSourcesUseCase: Sendable {
                 cancellation.cancel()
             }
         }
-        runCancellation?.onCancel {
-            if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
-                cancellation.cancel()
+        if let runCancellation {
+            let registration = runCancellation.onCancel {
+                if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
+                    cancellation.cancel()
+                }
             }
+            let finishedAlready = runHandler.withLock { state -> Bool in
+                if !state.sourceFinished { state.registration = registration }
+                return state.sourceFinished
+            }
+            if finishedAlready { runCancellation.removeHandler(registration) }
         }
         itemSource.load(
             LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: sink)

@@ -23,6 +23,9 @@ public struct FetchFeedEntriesUseCase: ItemSource {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
         sink.collect(locations.map(label), context: context) { index, done in
             repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) { result in
+                if case .success(let feed) = result {
+                    for warning in feed.warnings { sink.warn("\(label(locations[index])): \(warning)") }
+                }
                 done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
             }
         }
@@ -39,6 +42,8 @@ extension FeedEntry {
         fields["content"] = content.map(JSONValue.string)
         fields["published"] = published.map { .string(ISO8601.string(from: $0)) }
         fields["updated"] = updated.map { .string(ISO8601.string(from: $0)) }
+        fields["publishedRaw"] = publishedRaw.map(JSONValue.string)
+        fields["updatedRaw"] = updatedRaw.map(JSONValue.string)
         fields["enclosureURL"] = enclosureURL.map { .string($0.absoluteString) }
         return Item(
             kind: .entry, id: id, title: title ?? "(untitled)", subtitle: feed.title, url: link,

@@ -35,15 +35,15 @@ extension Weather {
         fields["feelsLike"] = feelsLike.map(JSONValue.double)
         fields["temperatureMin"] = temperatureMin.map(JSONValue.double)
         fields["temperatureMax"] = temperatureMax.map(JSONValue.double)
-        fields["humidity"] = humidity.map(JSONValue.int)
-        fields["pressure"] = pressure.map(JSONValue.int)
+        fields["humidity"] = humidity.map(JSONValue.number)
+        fields["pressure"] = pressure.map(JSONValue.number)
         if let windSpeed {
             fields["windSpeed"] = .double(windSpeed)
             fields["windSpeedUnit"] = .string(units.windSpeedSymbol)
         }
-        fields["windDirection"] = windDirection.map(JSONValue.int)
-        fields["cloudiness"] = cloudiness.map(JSONValue.int)
-        fields["visibility"] = visibility.map(JSONValue.int)
+        fields["windDirection"] = windDirection.map(JSONValue.number)
+        fields["cloudiness"] = cloudiness.map(JSONValue.number)
+        fields["visibility"] = visibility.map(JSONValue.number)
         fields["rainLastHour"] = rainLastHour.map(JSONValue.double)
         fields["snowLastHour"] = snowLastHour.map(JSONValue.double)
         let temperatureText = JSONValue.double(temperature).displayText

@@ -24,6 +24,17 @@ public struct ReadRecordsUseCase: ItemSource {
         case .failure(let error): return sink.fail(error)
         }
         let repository = self.repository
+        if units.count == 1 {
+            // One unit has its order already: its batches go straight to the sink, no hand-off thread.
+            return OrderedFanOut.run(
+                count: 1, limit: 1, cancellation: context.cancellation, notStarted: { () -> SourceError? in .notStarted },
+                job: { _, finished in
+                    repository.streamRecords(
+                        in: units[0], cancellation: context.cancellation,
+                        onRecords: { records in sink.emit(records.map { $0.toItem() }) }, completion: finished)
+                },
+                completion: { errors in sink.finish(reporting: zip(units, errors).map { (label: $0, error: $1) }) })
+        }
         let handoff = OrderedHandoff<[Item]>(producers: units.count, capacity: Self.handoffCapacity)
         let errors = Mutex<[SourceError?]>([])
         let done = DispatchGroup()

@@ -10,7 +10,7 @@ public struct StreamRecordsUseCase: ItemSource {
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
         repository.streamRecords(
-            deadline: context.deadline, cancellation: context.cancellation,
+            cancellation: context.cancellation, lingering: context.lingering,
             onRecords: { records in sink.emit(records.map { $0.toItem() }) },
             onWarning: { message in sink.warn(message) },
             completion: { error in

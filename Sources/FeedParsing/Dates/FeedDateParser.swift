@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Hand-written over UTF-8 bytes because a feed has a date per entry and `DateFormatter` costs ~75 µs a
 /// date; this path costs about a microsecond. A few rarer shapes (asctime, slashes) fall back to formatters.
-/// Anything else is nil: the entry is kept without a date.
+/// Month and day names in other languages are rewritten in English first (`LocalizedDateNames`). Anything else
+/// is nil: the entry is kept without a date, and its raw text in the item's fields.
 public enum FeedDateParser {
     public static func date(from text: String) -> Date? {
         var text = text
@@ -16,7 +17,16 @@ public enum FeedDateParser {
             var rfc = DateScanner(bytes)
             return parseRFC822(&rfc)
         }
-        return fast ?? FallbackFormats.date(from: text)
+        if let fast { return fast }
+        // Slower paths, only for what the fast one did not take: month names in other languages, then formatters.
+        if var english = LocalizedDateNames.english(text) {
+            let date = english.withUTF8 { bytes -> Date? in
+                var scanner = DateScanner(bytes)
+                return parseRFC822(&scanner)
+            }
+            if let date { return date }
+        }
+        return FallbackFormats.date(from: text)
     }
 
     // MARK: - RFC 822

@@ -41,7 +41,12 @@ extension CharacterEncoding {
     /// charset wins, as RFC 7303 asks. With neither, UTF-8 (which repairs stray single-byte text).
     static func resolve(bom: CharacterEncoding?, http: CharacterEncoding?, declared: CharacterEncoding?,
                         sample: UnsafeBufferPointer<UInt8>) -> CharacterEncoding {
-        if let bom { return bom }
+        if let bom {
+            // A UTF-8 BOM before a declaration of another encoding (a CMS that prepends one to whatever it
+            // serves): the bytes decide, as feedparser's order does (declared first) where they are no UTF-8.
+            if bom == .utf8, let declared, declared != .utf8, !UTF8Sniffer.looksLikeUTF8(sample) { return declared }
+            return bom
+        }
         switch (http, declared) {
         case (nil, nil): return .utf8
         case (let http?, nil): return http

@@ -23,6 +23,9 @@ struct FeedTranscoder {
 
     /// The encoding chosen, once the prolog has been read.
     var chosenEncoding: CharacterEncoding? { encoding }
+    /// Bytes before the document's real start that were dropped (a comment, a stray byte, a broken
+    /// declaration before the real one): 0 when the document started where it should.
+    private(set) var skippedLeadingBytes = 0
 
     /// Appends the UTF-8 XML for `chunk` to `out`. Call once more with `final: true` (and any last bytes).
     mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
@@ -60,6 +63,18 @@ struct FeedTranscoder {
             if bytes[position] == 0x0A { newlines += 1 }
             position += 1
         }
+        // Anything before a well-formed declaration further on (a comment, a stray byte, a broken declaration)
+        // is not part of the document: libxml2 would ignore the declared encoding after it, drop entries and
+        // miss a truncation. It is dropped, newlines kept for line numbers, and counted for a warning.
+        var leadingNewlines = 0  // of dropped junk, written back as plain newlines
+        if let real = Self.declarationStart(in: bytes, from: position), real > position {
+            for index in position..<real where bytes[index] == 0x0A { leadingNewlines += 1 }
+            skippedLeadingBytes = real - position
+            newlines += leadingNewlines
+            position = real
+        }
+        let leading = skippedLeadingBytes > 0
+            ? [UInt8](repeating: 0x0A, count: newlines) : Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         var declarationEnd: Int?
         var declared: CharacterEncoding?
         if Self.hasPrefix(UnsafeBufferPointer(rebasing: bytes[position...]), Array("<?xml".utf8)),
@@ -78,7 +93,7 @@ struct FeedTranscoder {
         case .utf8, .singleByte:
             // Converted to UTF-8 by us: the declaration goes (it would name the old encoding), the whitespace
             // before it stays (legal without a declaration, and it keeps line numbers).
-            decode(UnsafeBufferPointer(rebasing: bytes[start..<position]), as: chosen, final: false)
+            leading.withUnsafeBufferPointer { decode($0, as: chosen, final: false) }
             decode(UnsafeBufferPointer(rebasing: bytes[(declarationEnd ?? position)...]), as: chosen, final: final)
         case .declared(let name):
             // libxml2 decodes it: the declaration must come first and name the encoding (it may have come
@@ -179,6 +194,25 @@ struct FeedTranscoder {
     }
 
     // MARK: - Helpers
+
+    /// Where the first well-formed XML declaration at or after `start` begins: `<?xml`, white space, then
+    /// printable ASCII up to `?>` (a declaration holds nothing else). Nil when the prolog has none.
+    static func declarationStart(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let opening = Array("<?xml".utf8)
+        var search = start
+        while let found = find(opening, in: bytes, from: search) {
+            search = found + 1
+            guard found + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[found + 5]),
+                  let close = find(Array("?>".utf8), in: bytes, from: found + 5)
+            else { continue }
+            if bytes[(found + 5)..<close].allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }),
+               !bytes[(found + 5)..<close].contains(UInt8(ascii: "<"))
+            {
+                return found
+            }
+        }
+        return nil
+    }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
         bytes.count >= prefix.count && zip(bytes, prefix).allSatisfy { $0 == $1 }

@@ -43,6 +43,8 @@ final class FeedInputStream: InputStream {
 
     /// The encoding the transcoder settled on (for diagnostics and tests).
     var chosenEncoding: CharacterEncoding? { transcoder.chosenEncoding }
+    /// Bytes dropped before the document's real start (`FeedTranscoder.skippedLeadingBytes`).
+    var skippedLeadingBytes: Int { transcoder.skippedLeadingBytes }
 
     override func open() {}
     override func close() {}

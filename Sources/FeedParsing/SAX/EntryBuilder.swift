@@ -27,6 +27,9 @@ struct EntryBuilder {
     var updatedRank = 0
     /// The first date text seen, for an id of last resort.
     var rawDate: String?
+    /// Date texts that could not be read, kept so nothing is lost (the strongest element's).
+    var publishedRaw: (text: String, rank: Int)?
+    var updatedRaw: (text: String, rank: Int)?
 
     mutating func setPublished(_ text: String, rank: Int) {
         if rawDate == nil { rawDate = text }
@@ -34,6 +37,8 @@ struct EntryBuilder {
         if let date = FeedDateParser.date(from: text) {
             published = date
             publishedRank = rank
+        } else if rank > publishedRaw?.rank ?? 0, !text.allSatisfy(\.isWhitespace) {
+            publishedRaw = (text, rank)
         }
     }
 
@@ -43,7 +48,15 @@ struct EntryBuilder {
         if let date = FeedDateParser.date(from: text) {
             updated = date
             updatedRank = rank
+        } else if rank > updatedRaw?.rank ?? 0, !text.allSatisfy(\.isWhitespace) {
+            updatedRaw = (text, rank)
         }
+    }
+
+    /// Nothing to show or to tell it apart by: no title, link, id, summary, content or date (read or not).
+    var isEmpty: Bool {
+        title == nil && dcTitle == nil && link == nil && guid == nil && atomID == nil && rdfAbout == nil
+            && summary == nil && dcDescription == nil && content == nil && rawDate == nil && enclosure == nil
     }
 
     /// - Parameter feedAuthor: an Atom feed's author, which its entries inherit.
@@ -58,7 +71,9 @@ struct EntryBuilder {
         return FeedEntry(
             id: id, title: title, link: link, summary: summary ?? dcDescription, content: content,
             author: author ?? authorName ?? authorEmail ?? feedAuthor, categories: categories,
-            published: published, updated: updated, enclosureURL: enclosure)
+            published: published, updated: updated, enclosureURL: enclosure,
+            // A raw text only when no date was read from the same kind of element.
+            publishedRaw: published == nil ? publishedRaw?.text : nil, updatedRaw: updated == nil ? updatedRaw?.text : nil)
     }
 
     /// FNV-1a, 64-bit, as hex: stable across runs and machines (Swift's `Hasher` is seeded per process).

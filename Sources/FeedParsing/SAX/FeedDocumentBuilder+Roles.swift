@@ -73,8 +73,8 @@ extension FeedDocumentBuilder {
     mutating func entryRole(of element: FeedElement, attributes: [String: String]) -> Role {
         switch element {
         case .item, .atomEntry:
-            // An entry inside an entry: the previous one lost its end tag. Close it, start the next.
-            if !finishEntry() { return .passive }
+            // An entry inside an entry: the outer one waits until the inner one ends (`finishEntry` decides).
+            suspendedEntry = entry.take()
             return .container(.entry)
         case .title, .atomTitle: return .field(.title)
         case .dcTitle: return .field(.dcTitle)

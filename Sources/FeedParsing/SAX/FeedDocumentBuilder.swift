@@ -63,6 +63,10 @@ struct FeedDocumentBuilder {
     /// When set, entries go here as they close (false stops the parse) instead of into `entries`.
     var onEntry: ((FeedEntry) -> Bool)?
     var entryCount = 0
+    /// Elements that looked like entries but were none (nothing in them): left out.
+    var droppedEntries = 0
+    /// The entry an entry began inside of, until the inner one ends (`finishEntry`).
+    var suspendedEntry: EntryBuilder?
     let cancellation: CancellationToken?
     let documentURL: URL?
     var frames: [Frame] = []
@@ -233,8 +237,23 @@ struct FeedDocumentBuilder {
         }
     }
 
+    /// An entry ends: emitted, or left out when it has nothing (`EntryBuilder.isEmpty`). One that began inside
+    /// another (`suspendedEntry`) decides what the outer one was: an empty one (`<item/>` nested in an item, as
+    /// a real feed has it) is dropped and the outer entry goes on, whole; one with content means the outer lost
+    /// its end tag, so the outer is emitted first and this one after it.
     mutating func finishEntry() -> Bool {
         guard let builder = entry.take() else { return true }  // moved out, not copied
+        guard !builder.isEmpty else {
+            droppedEntries += 1  // no title, link, id, summary, content or date: nothing to show
+            entry = suspendedEntry.take()
+            return true
+        }
+        if let outer = suspendedEntry.take(), !outer.isEmpty, !emit(outer) { return false }
+        return emit(builder)
+    }
+
+    /// Hands an entry on (or keeps it); false when parsing should stop.
+    private mutating func emit(_ builder: EntryBuilder) -> Bool {
         entryCount += 1
         if let onEntry {
             // Streaming: an Atom feed's author is known by now (it precedes the entries).

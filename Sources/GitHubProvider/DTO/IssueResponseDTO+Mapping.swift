@@ -33,6 +33,8 @@ struct IssueResponseDTO: Decodable {
     let labels: [LabelDTO]?
     let user: UserDTO?
     let assignees: [UserDTO]?
+    /// The one assignee of GitHub's older schema (GitHub Enterprise, old recordings), which has no `assignees`.
+    let assignee: UserDTO?
     let milestone: MilestoneDTO?
     let comments: Int?
     let createdAt: Date
@@ -43,7 +45,7 @@ struct IssueResponseDTO: Decodable {
     let draft: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case number, title, state, labels, user, assignees, milestone, comments, draft
+        case number, title, state, labels, user, assignees, assignee, milestone, comments, draft
         case stateReason = "state_reason"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -83,7 +85,7 @@ extension IssueResponseDTO {
                 TrackerIssue.Label(name: label.name, color: label.color.flatMap { $0.isEmpty ? nil : $0 })
             },
             author: user?.login,
-            assignees: (assignees ?? []).map(\.login),
+            assignees: (assignees ?? assignee.map { [$0] } ?? []).map(\.login),
             milestone: milestone?.title,
             commentCount: comments ?? 0,
             createdAt: createdAt,

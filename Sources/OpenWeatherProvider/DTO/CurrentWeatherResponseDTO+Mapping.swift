@@ -4,8 +4,8 @@ import Foundation
 // MARK: - Data Transfer Object
 
 /// `GET /data/2.5/weather`, success body. Optional wherever real responses omit fields (2013-era answers
-/// have no `timezone` or `visibility`; `rain`/`snow` appear only when it rains or snows). Whole-number
-/// fields are read as numbers and rounded, so `"humidity": 64.0` does not fail a whole response.
+/// have no `timezone` or `visibility`; `rain`/`snow` appear only when it rains or snows). Measurements
+/// are read as numbers and kept as reported: `"pressure": 1020.95` stays 1020.95, `"humidity": 64.0` is 64.
 struct CurrentWeatherResponseDTO: Decodable {
     struct ConditionDTO: Decodable {
         let main: String
@@ -82,17 +82,18 @@ extension CurrentWeatherResponseDTO {
             feelsLike: main.feelsLike,
             temperatureMin: main.tempMin,
             temperatureMax: main.tempMax,
-            humidity: main.humidity.map(Self.whole),
-            pressure: main.pressure.map(Self.whole),
+            humidity: main.humidity.flatMap(Self.finite),
+            pressure: main.pressure.flatMap(Self.finite),
             windSpeed: wind?.speed,
-            windDirection: wind?.deg.map(Self.whole),
-            cloudiness: clouds?.all.map(Self.whole),
-            visibility: visibility.map(Self.whole),
+            windDirection: wind?.deg.flatMap(Self.finite),
+            cloudiness: clouds?.all.flatMap(Self.finite),
+            visibility: visibility.flatMap(Self.finite),
             rainLastHour: rain?.lastHour,
             snowLastHour: snow?.lastHour))
     }
 
-    private static func whole(_ value: Double) -> Int {
-        value.isFinite ? Int(value.rounded()) : 0
+    /// The value as reported; nil for what no measurement is (NaN, infinity).
+    private static func finite(_ value: Double) -> Double? {
+        value.isFinite ? value : nil
     }
 }

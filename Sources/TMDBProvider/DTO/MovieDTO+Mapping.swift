@@ -41,15 +41,16 @@ extension MovieDTO {
 
     /// - Parameter imageBaseURL: the image host and size (`https://image.tmdb.org/t/p/w500`) that the
     ///   relative `poster_path` is joined to.
-    func toDomain(imageBaseURL: URL) -> Movie {
-        let title = Self.nonEmpty(title) ?? Self.nonEmpty(originalTitle) ?? "TMDB movie \(id)"
+    /// Nil when the result is no movie: it has neither `title` nor `original_title` (a TV show has `name`).
+    func toDomain(imageBaseURL: URL) -> Movie? {
+        guard let title = Self.nonEmpty(title) ?? Self.nonEmpty(originalTitle) else { return nil }
         return Movie(
             id: id,
             title: title,
             originalTitle: Self.nonEmpty(originalTitle),
             overview: Self.nonEmpty(overview),
             releaseDate: Self.nonEmpty(releaseDate).flatMap(ISO8601.date(from:)),
-            genres: MovieGenres.names(of: genreIDs ?? []),
+            genres: genreIDs.map(MovieGenres.names(of:)),
             voteAverage: voteAverage.flatMap { $0.isFinite ? $0 : nil },
             voteCount: voteCount,
             popularity: popularity.flatMap { $0.isFinite ? $0 : nil },

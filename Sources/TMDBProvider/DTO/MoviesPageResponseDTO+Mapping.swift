@@ -24,10 +24,12 @@ struct MoviesPageResponseDTO: Decodable {
 extension MoviesPageResponseDTO {
     /// A missing `total_pages` means this page is the last one; a missing `total_results` counts what came.
     func toDomain(imageBaseURL: URL) -> MoviesPage {
-        MoviesPage(
+        let movies = results.compactMap { $0.toDomain(imageBaseURL: imageBaseURL) }
+        return MoviesPage(
             page: page,
             totalPages: totalPages ?? page,
             totalResults: totalResults ?? results.count,
-            movies: results.map { $0.toDomain(imageBaseURL: imageBaseURL) })
+            movies: movies,
+            notMovies: results.count - movies.count)
     }
 }

@@ -1,0 +1,102 @@
+import Domain
+import Foundation
+
+/// When each source of `aggregate watch` runs next: a state machine driven by the times and outcomes it is
+/// given, with no clock or thread of its own (the `Watcher` feeds it; tests drive it directly).
+///
+/// - The first cycle is spread: each source starts at a random moment within `firstCycleSpread` of its own
+///   interval (at most `maxFirstCycleSpread`), so fifty sources do not fire at once.
+/// - After a success the next run is one interval later, or later still when the service said its data stays
+///   fresh longer (`refreshNotBefore`: `Cache-Control: max-age`).
+/// - After a failure (error, timeout, a stale copy) the wait doubles per consecutive failure from the interval,
+///   with ±`jitter`, capped at `maxBackoff`, and never before the service's `Retry-After` or rate-limit reset.
+///   A success returns the source to its interval.
+/// - A source runs at most once at a time: while it runs it is not due.
+struct WatchSchedule: Sendable {
+    struct Entry: Sendable, Hashable {
+        var id: String
+        var interval: TimeInterval
+        var next: Date
+        var failures = 0
+        var isRunning = false
+        /// When it last finished and how (for the view).
+        var lastFinished: Date?
+    }
+
+    static let maxBackoff: TimeInterval = 3600
+    static let jitter = 0.2
+    static let firstCycleSpread = 0.1
+    static let maxFirstCycleSpread: TimeInterval = 5
+
+    private(set) var entries: [Entry]
+
+    /// - Parameter sources: each source's id and refresh interval, in manifest order.
+    init(sources: [(id: String, interval: TimeInterval)], now: Date, random: inout some RandomNumberGenerator) {
+        entries = sources.map { source in
+            let spread = min(source.interval * Self.firstCycleSpread, Self.maxFirstCycleSpread)
+            return Entry(id: source.id, interval: source.interval, next: now.addingTimeInterval(Double.random(in: 0...spread, using: &random)))
+        }
+    }
+
+    func entry(_ id: String) -> Entry? { entries.first { $0.id == id } }
+
+    /// The sources due at `now`, in manifest order, now marked running.
+    mutating func takeDue(at now: Date) -> [String] {
+        var due: [String] = []
+        for index in entries.indices where !entries[index].isRunning && entries[index].next <= now {
+            entries[index].isRunning = true
+            due.append(entries[index].id)
+        }
+        return due
+    }
+
+    /// When the next source falls due (nil when every source is running).
+    var nextWake: Date? {
+        entries.filter { !$0.isRunning }.map(\.next).min()
+    }
+
+    /// Records how a run of `id` ended and schedules its next one.
+    mutating func finished(_ id: String, report: SourceReport, at now: Date, random: inout some RandomNumberGenerator) {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+        var entry = entries[index]
+        entry.isRunning = false
+        entry.lastFinished = now
+        let succeeded = report.status == .ok || report.status == .skipped
+        var wait: TimeInterval
+        if succeeded {
+            entry.failures = 0
+            wait = entry.interval
+        } else {
+            entry.failures += 1
+            let doubled = entry.interval * pow(2, Double(min(entry.failures - 1, 20)))
+            wait = min(doubled, Self.maxBackoff) * Double.random(in: (1 - Self.jitter)...(1 + Self.jitter), using: &random)
+            wait = max(wait, min(entry.interval, Self.maxBackoff))  // never sooner than the schedule after a failure
+        }
+        var next = now.addingTimeInterval(wait)
+        for floor in [report.refreshNotBefore, report.error?.retryAt].compactMap({ $0 }) where floor > next {
+            next = floor
+        }
+        entry.next = next
+        entries[index] = entry
+    }
+
+    /// `r`: every source not running now falls due now.
+    mutating func refreshAll(at now: Date) {
+        for index in entries.indices where !entries[index].isRunning {
+            entries[index].next = now
+        }
+    }
+
+    /// A reloaded manifest: kept sources keep their state (with the new interval from their next run on),
+    /// new ones start within the first-cycle spread, removed ones go.
+    mutating func replaceSources(
+        with sources: [(id: String, interval: TimeInterval)], now: Date, random: inout some RandomNumberGenerator
+    ) {
+        let fresh = WatchSchedule(sources: sources, now: now, random: &random)
+        entries = fresh.entries.map { new in
+            guard var kept = entry(new.id) else { return new }
+            kept.interval = new.interval
+            return kept
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Domain
+import Foundation
+import Synchronization
+
+/// What `aggregate watch` shows of one source.
+public struct WatchSourceState: Sendable, Hashable {
+    public var id: String
+    public var provider: String?
+    /// Nil until its first cycle finished.
+    public var report: SourceReport?
+    public var isRunning = false
+    /// When its last cycle finished and when the next one starts.
+    public var finishedAt: Date?
+    public var next: Date?
+    /// Ids of its items first seen after the watch's first cycle (marked as new).
+    public var newItemIDs: Set<String> = []
+
+    public init(id: String) {
+        self.id = id
+    }
+}
+
+/// The watch's observable state: fed by the watch (as a `WatchObserver` would be, from any thread), read by
+/// the full-screen view. Each source's items of its first cycle are the baseline; an item id first seen later
+/// is new, and stays marked for the rest of the watch.
+public final class WatchViewModel: Sendable {
+    private struct Store {
+        var order: [String] = []
+        var sources: [String: WatchSourceState] = [:]
+        var baseline: [String: Set<String>] = [:]
+        var version = 0
+    }
+
+    private let store = Mutex(Store())
+    public let startedAt: Date
+
+    public init(sources: [String], startedAt: Date = Date()) {
+        self.startedAt = startedAt
+        store.withLock { store in
+            store.order = sources
+            for id in sources { store.sources[id] = WatchSourceState(id: id) }
+        }
+    }
+
+    /// The sources in manifest order, and a number that changes with every update (redraw when it did).
+    public var snapshot: (sources: [WatchSourceState], version: Int) {
+        store.withLock { store in (store.order.compactMap { store.sources[$0] }, store.version) }
+    }
+
+    public func sourcesDidStart(_ ids: [String]) {
+        store.withLock { store in
+            for id in ids { store.sources[id, default: WatchSourceState(id: id)].isRunning = true }
+            store.version += 1
+        }
+    }
+
+    public func source(didFinish report: SourceReport, at date: Date = Date(), next: Date?) {
+        store.withLock { store in
+            if !store.order.contains(report.id) { store.order.append(report.id) }
+            var state = store.sources[report.id] ?? WatchSourceState(id: report.id)
+            let ids = Set(report.items.map(\.id))
+            if let baseline = store.baseline[report.id] {
+                state.newItemIDs.formUnion(ids.subtracting(baseline))
+            } else {
+                store.baseline[report.id] = ids
+            }
+            state.provider = report.descriptor.provider
+            state.report = report
+            state.isRunning = false
+            state.finishedAt = date
+            state.next = next
+            store.sources[report.id] = state
+            store.version += 1
+        }
+    }
+
+    /// After a manifest reload: these sources, in this order (kept ones keep their state).
+    public func replaceSources(_ ids: [String]) {
+        store.withLock { store in
+            store.order = ids
+            for id in ids where store.sources[id] == nil { store.sources[id] = WatchSourceState(id: id) }
+            store.version += 1
+        }
+    }
+}

@@ -1,0 +1,108 @@
+@testable import App
+import Domain
+import Foundation
+import Synchronization
+import Testing
+
+/// A clock the test moves: `now` changes only when told, and wake-ups fire when their time is passed.
+final class ManualClock: WatchClock {
+    private struct State {
+        var now: Date
+        var wakeUps: [(at: Date, work: @Sendable () -> Void)] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(now: Date) { state = Mutex(State(now: now)) }
+
+    var now: Date { state.withLock { $0.now } }
+
+    func wake(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.wakeUps.append((at: $0.now.addingTimeInterval(seconds), work: work)) }
+    }
+
+    /// Moves time on by `seconds` and runs every wake-up that fell due (outside the lock).
+    func advance(_ seconds: TimeInterval) {
+        let due = state.withLock { state -> [@Sendable () -> Void] in
+            state.now = state.now.addingTimeInterval(seconds)
+            let now = state.now
+            let due = state.wakeUps.filter { $0.at <= now }.map(\.work)
+            state.wakeUps.removeAll { $0.at <= now }
+            return due
+        }
+        due.forEach { $0() }
+    }
+}
+
+/// Collects what the watch tells, and lets a test wait for a number of finished cycles.
+final class WatchLog: WatchObserver {
+    private struct State {
+        var finished: [(report: SourceReport, next: Date?)] = []
+        var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func watchDidStart(_ ids: [String]) {}
+
+    func watch(didFinish report: SourceReport, next: Date?) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.finished.append((report, next))
+            let count = state.finished.count
+            let ready = state.waiting.filter { $0.count <= count }.map(\.continuation)
+            state.waiting.removeAll { $0.count <= count }
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    var finished: [(report: SourceReport, next: Date?)] { state.withLock { $0.finished } }
+
+    func waitFor(cycles count: Int) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.finished.count >= count { return true }
+                state.waiting.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
+
+@Suite("Watcher: the watch loop on an injected clock")
+struct WatcherTests {
+    @Test("sources run when the clock says they are due, again one interval later, with only new items after the first")
+    func runsOnTheClock() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-watcher-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        let manifest = directory.appendingPathComponent("manifest.json")
+        try Data(#"{"version": 1, "defaults": {"refreshSeconds": 60}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#.utf8)
+            .write(to: manifest)
+        let file = directory.appendingPathComponent("data/a.ndjson")
+        try Data(#"{"id": "x", "title": "X"}"#.utf8).write(to: file)
+        let container = try AppDIContainer.load(
+            manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
+
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let clock = ManualClock(now: start)
+        let log = WatchLog()
+        let watcher = try Watcher(container: container, options: Watcher.Options(), observer: log, clock: clock)
+        watcher.start()
+        clock.advance(6)  // past the first cycle's spread (at most 5 s)
+        await log.waitFor(cycles: 1)
+        #expect(log.finished[0].report.items.map(\.id) == ["x"])
+        #expect(log.finished[0].next == start.addingTimeInterval(6 + 60))
+
+        clock.advance(30)  // not due yet: nothing runs
+        try Data((#"{"id": "x", "title": "X"}"# + "\n" + #"{"id": "y", "title": "Y"}"#).utf8).write(to: file)
+        clock.advance(30)
+        await log.waitFor(cycles: 2)
+        #expect(log.finished.count == 2)
+        #expect(log.finished[1].report.items.map(\.id) == ["y"], "later cycles deliver only what is new")
+
+        await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }
+        clock.advance(600)
+        #expect(log.finished.count == 2, "a stopped watch runs nothing more")
+    }
+}
