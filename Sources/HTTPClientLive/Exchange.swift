@@ -17,12 +17,19 @@ enum AttemptOutcome: Sendable {
     case failure(SourceError, retryable: Bool)
 }
 
+/// Stops an attempt the exchange no longer waits for (it timed out, or the source was cancelled).
+typealias AttemptStop = @Sendable () -> Void
+
 /// One way of sending a single attempt: URLSession (libcurl) or AsyncHTTPClient (SwiftNIO). The exchange
 /// owns everything around it (attempts, timers, retries, the verbose line, the single completion).
 protocol AttemptTransport: Sendable {
     /// Starts one attempt. `completion` may run more than once or late (a transfer that outlived its
     /// attempt); the exchange acts only on the first outcome of the current attempt.
-    func startAttempt(_ request: HTTPRequest, timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void)
+    /// - Returns: how to stop the attempt once the exchange is done with it, or nil when the transport cannot
+    ///   (URLSession on Linux, where `task.cancel()` can crash: its transfers end at their own timeout).
+    func startAttempt(
+        _ request: HTTPRequest, timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void
+    ) -> AttemptStop?
     /// What the verbose line adds about the way the request goes ("via proxy http://host:port"), or nil.
     func routeNote(for request: HTTPRequest) -> String?
 }
@@ -52,6 +59,8 @@ final class Exchange: Sendable {
         /// The last attempt whose outcome was acted on: each attempt's first outcome wins.
         var handledAttempt = -1
         var finished = false
+        /// Stops the current attempt's transfer; taken (and called) once its first outcome was acted on.
+        var stopAttempt: AttemptStop?
     }
 
     private let request: HTTPRequest
@@ -88,9 +97,17 @@ final class Exchange: Sendable {
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
             handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt)
         }
-        transport.startAttempt(request, timeout: timeout) { [self] outcome in
+        let stop = transport.startAttempt(request, timeout: timeout) { [self] outcome in
             handle(outcome, attempt: attempt)
         }
+        guard let stop else { return }
+        let kept = state.withLock { state -> Bool in
+            guard !state.finished, state.handledAttempt < attempt else { return false }
+            state.stopAttempt = stop
+            return true
+        }
+        // The attempt was over before its stop could be kept (stopping a finished transfer does nothing).
+        if !kept { stop() }
     }
 
     func cancel() {
@@ -100,12 +117,16 @@ final class Exchange: Sendable {
     /// Acts on the first outcome of the current attempt; a later one (the transfer of an attempt that
     /// already timed out) is ignored.
     private func handle(_ outcome: AttemptOutcome, attempt: Int) {
-        let isFirst = state.withLock { state -> Bool in
-            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return false }
+        let (isFirst, stop) = state.withLock { state -> (Bool, AttemptStop?) in
+            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil) }
             state.handledAttempt = attempt
-            return true
+            defer { state.stopAttempt = nil }
+            return (true, state.stopAttempt)
         }
         guard isFirst else { return }
+        // The transfer is no longer waited for: when the exchange's timer won, it would otherwise hold its
+        // connection until the transport's own timeout.
+        stop?()
         switch outcome {
         case .tooLarge:
             let mebibytes = JSONValue.double(Double(configuration.maxResponseBytes) / 1_048_576).displayText
@@ -154,12 +175,14 @@ final class Exchange: Sendable {
     }
 
     func finish(_ result: Result<HTTPResponse, SourceError>) {
-        let retries: Int? = state.withLock { state in
+        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?)? in
             guard !state.finished else { return nil }
             state.finished = true
-            return state.attempt
+            defer { state.stopAttempt = nil }
+            return (state.attempt, state.stopAttempt)
         }
-        guard let retries else { return }
+        guard let (retries, stop) = finished else { return }
+        stop?()
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
         let completion = self.completion

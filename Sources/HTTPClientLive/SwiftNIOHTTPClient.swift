@@ -96,9 +96,11 @@ public final class SwiftNIOHTTPClient: HTTPFetching {
 extension SwiftNIOHTTPClient: AttemptTransport {
     func startAttempt(
         _ request: HTTPRequest, timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void
-    ) {
+    ) -> AttemptStop? {
+        let attempt = RunningAttempt()
         send(request, to: request.url, method: request.method, body: request.body, redirects: 0, timeout: timeout,
-             completion: completion)
+             attempt: attempt, completion: completion)
+        return attempt.stop
     }
 
     func routeNote(for request: HTTPRequest) -> String? {
@@ -112,7 +114,7 @@ extension SwiftNIOHTTPClient: AttemptTransport {
 
     private func send(
         _ request: HTTPRequest, to url: URL, method: HTTPRequest.Method, body: Data?, redirects: Int,
-        timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void
+        timeout: TimeInterval, attempt: RunningAttempt, completion: @escaping @Sendable (AttemptOutcome) -> Void
     ) {
         let proxy = network.proxy(for: url, setting: configuration.proxy)
         var headers = NIOHTTP1.HTTPHeaders()
@@ -135,25 +137,30 @@ extension SwiftNIOHTTPClient: AttemptTransport {
         let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: cap)
         let deadline = NIODeadline.now() + .milliseconds(Int64((timeout.rounded(.up) + 1) * 1000))
         let task = client(for: proxy).execute(request: outgoing, delegate: accumulator, deadline: deadline)
-        task.futureResult.whenComplete { [self] result in
-            switch result {
-            case .failure(let error):
-                if error is ResponseAccumulator.ResponseTooBigError { return completion(.tooLarge) }
-                let (mapped, retryable) = NIOTransportError.map(error, url: url, proxy: proxy, caFile: configuration.caFile)
-                completion(.failure(mapped, retryable: retryable))
-            case .success(let response):
-                if let next = redirectTarget(response, from: url, carriesCredential: request.carriesCredential),
-                   redirects < Self.maxRedirects {
-                    let keepsMethod = response.status.code == 307 || response.status.code == 308
-                        || (method != .post && response.status.code != 303)
-                    send(request, to: next, method: keepsMethod ? method : .get, body: keepsMethod ? body : nil,
-                         redirects: redirects + 1, timeout: timeout, completion: completion)
-                    return
+        attempt.track(task)
+        // The outcome leaves the event loop at once: the exchange logs, schedules and completes on a global
+        // queue, so nothing but SwiftNIO's own handlers ever runs on its threads (docs/ARCHITECTURE.md).
+        task.futureResult.whenComplete { result in
+            DispatchQueue.global().async { [self] in
+                switch result {
+                case .failure(let error):
+                    if error is ResponseAccumulator.ResponseTooBigError { return completion(.tooLarge) }
+                    let (mapped, retryable) = NIOTransportError.map(error, url: url, proxy: proxy, caFile: configuration.caFile)
+                    completion(.failure(mapped, retryable: retryable))
+                case .success(let response):
+                    if let next = redirectTarget(response, from: url, carriesCredential: request.carriesCredential),
+                       redirects < Self.maxRedirects {
+                        let keepsMethod = response.status.code == 307 || response.status.code == 308
+                            || (method != .post && response.status.code != 303)
+                        send(request, to: next, method: keepsMethod ? method : .get, body: keepsMethod ? body : nil,
+                             redirects: redirects + 1, timeout: timeout, attempt: attempt, completion: completion)
+                        return
+                    }
+                    var fields = ResponseHeaders()
+                    for (name, value) in response.headers { fields.add(name, value) }
+                    let bytes = response.body.map { Data($0.readableBytesView) } ?? Data()
+                    completion(.response(HTTPResponse(status: Int(response.status.code), headers: fields, body: bytes, url: url)))
                 }
-                var fields = ResponseHeaders()
-                for (name, value) in response.headers { fields.add(name, value) }
-                let bytes = response.body.map { Data($0.readableBytesView) } ?? Data()
-                completion(.response(HTTPResponse(status: Int(response.status.code), headers: fields, body: bytes, url: url)))
             }
         }
     }
@@ -167,5 +174,30 @@ extension SwiftNIOHTTPClient: AttemptTransport {
               ["http", "https"].contains(target.scheme?.lowercased() ?? "") else { return nil }
         let sameOrigin = target.host?.lowercased() == url.host?.lowercased() && target.scheme?.lowercased() == url.scheme?.lowercased()
         return !carriesCredential || sameOrigin ? target : nil
+    }
+}
+
+/// The AsyncHTTPClient task of one attempt (the latest, after redirects), so the exchange can stop it: a stopped
+/// task closes its connection at once instead of holding it until its deadline.
+final class RunningAttempt: Sendable {
+    private typealias Task = AsyncHTTPClient.HTTPClient.Task<AsyncHTTPClient.HTTPClient.Response>
+    private let state = Mutex<(task: Task?, stopped: Bool)>((nil, false))
+
+    /// Records the attempt's current task; one started after `stop` (a redirect in flight) is cancelled at once.
+    func track(_ task: AsyncHTTPClient.HTTPClient.Task<AsyncHTTPClient.HTTPClient.Response>) {
+        let stopped = state.withLock { state -> Bool in
+            state.task = task
+            return state.stopped
+        }
+        if stopped { task.cancel() }
+    }
+
+    /// Cancels the current task (its late outcome, `cancelled`, is ignored by the exchange).
+    @Sendable func stop() {
+        let task = state.withLock { state -> Task? in
+            state.stopped = true
+            return state.task
+        }
+        task?.cancel()
     }
 }

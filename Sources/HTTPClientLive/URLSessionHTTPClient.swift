@@ -61,7 +61,7 @@ public final class URLSessionHTTPClient: HTTPFetching {
 extension URLSessionHTTPClient: AttemptTransport {
     func startAttempt(
         _ request: HTTPRequest, timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void
-    ) {
+    ) -> AttemptStop? {
         // The exchange's timer bounds the attempt exactly; URLSession's timeout, which libcurl applies in
         // whole seconds (a sub-second value fails at once), is only a backstop a little later.
         var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout.rounded(.up) + 1)
@@ -76,6 +76,8 @@ extension URLSessionHTTPClient: AttemptTransport {
             maxBytes: configuration.maxResponseBytes, carriesCredential: request.carriesCredential,
             completion: { outcome in completion(Self.attemptOutcome(outcome, for: request)) }))
         task.resume()
+        // Never `task.cancel()`: it can crash on Linux (see `SessionDelegate`); the transfer ends at its timeout.
+        return nil
     }
 
     /// URLSession is used only when no proxy is configured (see `LiveHTTPClientFactory`).
