@@ -53,8 +53,8 @@ public struct HTTPSourceOptions: Sendable, Hashable {
                            + "source (https:// goes through it with CONNECT), or \"direct\" for none whatever the "
                            + "environment says. Credentials are never printed."),
             OptionSpec("insecureSkipVerify", "boolean", default: "false",
-                       identity: .tuning, help: "Skip the certificate check, for loopback hosts only (a local test server); "
-                           + "other hosts are verified as usual, and --verbose says so on every request."),
+                       identity: .tuning, help: "Skip the certificate check, for loopback hosts only (a local test server; another host is a "
+                           + "manifest problem), and --verbose says so on every request."),
         ]
     }
 
@@ -62,8 +62,11 @@ public struct HTTPSourceOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - credentialOption: the option holding the credential, named in the plain-http problem.
     ///   - hasCredential: whether this source will send one (a plain-http base URL is refused then).
+    ///   - fetchedURLs: the URLs the source fetches when they are its own rather than under `baseURL` (a feed's
+    ///     `urls`); `insecureSkipVerify` is refused unless every one is on a loopback host.
     public static func read(
-        _ reader: OptionsReader, defaultBaseURL: URL, credentialOption: String? = nil, hasCredential: Bool = false
+        _ reader: OptionsReader, defaultBaseURL: URL, credentialOption: String? = nil, hasCredential: Bool = false,
+        fetchedURLs: [URL] = []
     ) -> HTTPSourceOptions {
         var options = HTTPSourceOptions(baseURL: defaultBaseURL)
         if let text = reader.value("baseURL", as: String.self) {
@@ -96,12 +99,12 @@ public struct HTTPSourceOptions: Sendable, Hashable {
                 reader.problem("maxResponseBytes", "must be greater than 0")
             }
         }
-        readTransport(reader, into: &options)
+        readTransport(reader, into: &options, fetchedURLs: fetchedURLs.isEmpty ? [options.baseURL] : fetchedURLs)
         return options
     }
 
     /// `caFile`, `proxy` and `insecureSkipVerify`. A proxy problem never repeats the value (a password).
-    private static func readTransport(_ reader: OptionsReader, into options: inout HTTPSourceOptions) {
+    private static func readTransport(_ reader: OptionsReader, into options: inout HTTPSourceOptions, fetchedURLs: [URL]) {
         if let path = reader.value("caFile", as: String.self) {
             let url = reader.resolvePath(path)
             if let problem = CertificateBundle.problem(at: url) {
@@ -122,9 +125,10 @@ public struct HTTPSourceOptions: Sendable, Hashable {
         }
         if let skip = reader.value("insecureSkipVerify", as: Bool.self) {
             options.insecureSkipVerify = skip
-            if skip, reader.has("baseURL"), !Redactor.isLoopback(host: options.baseURL.host) {
+            // Refused rather than ignored: a source that asks not to verify a real host must not look as if it got that.
+            if skip, let remote = fetchedURLs.first(where: { !Redactor.isLoopback(host: $0.host) }) {
                 reader.problem("insecureSkipVerify", "applies to loopback hosts only (localhost, 127.0.0.1, ::1), "
-                    + "not \(options.baseURL.host ?? "?"); to trust a private CA set \"caFile\" instead")
+                    + "not \(remote.host ?? "?"); to trust a private CA set \"caFile\" instead")
             }
         }
     }

@@ -15,7 +15,7 @@ public struct ProxyEndpoint: Sendable, Hashable, CustomStringConvertible {
         self.password = password
     }
 
-    /// `http://host:port`: how a proxy is named in messages, log lines and `aggregate doctor`.
+    /// `http://host:port`: how a proxy is named in messages and log lines (and, once it exists, `aggregate doctor`).
     public var description: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "http://\(shownHost):\(port)"

@@ -66,11 +66,11 @@ struct HTTPSourceOptionsTests {
 struct TransportOptionsTests {
     let specs = HTTPSourceOptions.specs(defaultBaseURL: URL(string: "https://api.example.com")!)
 
-    func read(_ options: JSONValue, in directory: URL? = nil) -> (HTTPSourceOptions, [ManifestProblem]) {
+    func read(_ options: JSONValue, in directory: URL? = nil, fetchedURLs: [URL] = []) -> (HTTPSourceOptions, [ManifestProblem]) {
         let configuration = SourceConfiguration.testing(
             options: options, baseDirectory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let reader = OptionsReader(configuration, specs: specs)
-        let http = HTTPSourceOptions.read(reader, defaultBaseURL: URL(string: "https://api.example.com")!)
+        let http = HTTPSourceOptions.read(reader, defaultBaseURL: URL(string: "https://api.example.com")!, fetchedURLs: fetchedURLs)
         do throws(ManifestError) {
             try reader.finish()
             return (http, [])
@@ -108,12 +108,24 @@ struct TransportOptionsTests {
         #expect(problems.first.map { !$0.message.contains("hunter2") && $0.message.contains("http://") } == true)
     }
 
-    @Test("insecureSkipVerify is refused for a base URL that is not loopback")
+    @Test("insecureSkipVerify is refused for a base URL that is not loopback, the provider's default one included")
     func insecureSkipVerify() {
         #expect(read(["insecureSkipVerify": true, "baseURL": "https://127.0.0.1:8443"]).1.isEmpty)
-        let problems = read(["insecureSkipVerify": true, "baseURL": "https://git.corp.example"]).1
-        #expect(problems.first?.path == "sources[0].options.insecureSkipVerify")
-        #expect(problems.first?.message.contains("caFile") == true)
+        for options: JSONValue in [["insecureSkipVerify": true, "baseURL": "https://git.corp.example"], ["insecureSkipVerify": true]] {
+            let problems = read(options).1
+            #expect(problems.first?.path == "sources[0].options.insecureSkipVerify")
+            #expect(problems.first?.message.contains("caFile") == true)
+        }
+    }
+
+    @Test("insecureSkipVerify is refused when any URL the source fetches itself (a feed's) is not loopback")
+    func insecureSkipVerifyFetchedURLs() throws {
+        func problems(_ urls: [String]) throws -> [String] {
+            read(["insecureSkipVerify": true], fetchedURLs: try urls.map { try #require(URL(string: $0)) }).1.map(\.message)
+        }
+        #expect(try problems(["https://localhost:8443/a.xml", "https://127.0.0.1:8443/b.xml"]).isEmpty)
+        let refused = try problems(["https://localhost:8443/a.xml", "https://news.corp.example/feed.xml"])
+        #expect(refused.count == 1 && refused.first?.contains("not news.corp.example") == true, "\(refused)")
     }
 
     @Test("the TLS and proxy options do not change what is fetched, so they keep the stored identity")
