@@ -99,4 +99,34 @@ struct ProxyTests {
             #expect(!text.contains(Self.password) && !text.contains(Self.user) && !text.contains(secretKey), "\(text)")
         }
     }
+
+    /// A proxy that answers `CONNECT` with a refusal, and what the source must then report.
+    static let refusals: [(status: String, requiredAuthorization: String?, kind: SourceError.Kind, message: String)] = [
+        // ConnectProxy forbids targets that are not on loopback.
+        ("403", nil, .network, "refused to open a tunnel to service.example"),
+        ("407", "Basic d3Jvbmc6d3Jvbmc=", .unauthorized, "asks for credentials (407)"),
+    ]
+
+    @Test("a proxy that refuses the tunnel (403) or the credentials (407) is named without them",
+          arguments: refusals)
+    func refusedTunnel(
+        status: String, requiredAuthorization: String?, kind: SourceError.Kind, message: String
+    ) async throws {
+        let proxy = try await ConnectProxy.start(requiredAuthorization: requiredAuthorization)
+        let capture = LogCapture()
+        let client = liveClient(
+            environment: ["HTTPS_PROXY": "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)"], maxRetries: 0,
+            logger: capture.logger())
+        let request = HTTPRequest.get(URL(string: "https://service.example")!, path: "/x",
+                                      query: [URLQueryItem(name: "token", value: secretKey)], secrets: [secretKey])
+        let error = try #require(await client.fetch(request).error)
+        #expect(error.kind == kind, "\(status): \(error)")
+        #expect(error.message.contains("the proxy http://127.0.0.1:\(proxy.port)") && error.message.contains(message),
+                "\(status): \(error.message)")
+        #expect(proxy.tunnels.map(\.target) == ["service.example:443"])
+        for text in [error.message] + capture.messages {
+            #expect(!text.contains(Self.password) && !text.contains(Self.user) && !text.contains(secretKey), "\(text)")
+        }
+        await proxy.stop()
+    }
 }

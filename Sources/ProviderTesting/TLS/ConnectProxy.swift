@@ -5,7 +5,9 @@ import Synchronization
 
 /// A forward proxy on 127.0.0.1 that understands `CONNECT host:port` (how clients tunnel HTTPS, and how
 /// AsyncHTTPClient tunnels plain HTTP too) and records each one: the target and the `Proxy-Authorization`
-/// header it came with. Anything else is answered 405. Targets must be on loopback (the tests' servers).
+/// header it came with. Anything else is answered 405. Targets must be on loopback (the tests' servers):
+/// others are answered 403. With `requiredAuthorization`, a `CONNECT` without that exact
+/// `Proxy-Authorization` is answered 407.
 ///
 /// It runs on SwiftNIO's own event loop threads, never on Swift's cooperative pool (docs/TESTING.md).
 public final class ConnectProxy: Sendable {
@@ -34,14 +36,15 @@ public final class ConnectProxy: Sendable {
         self.recorded = recorded
     }
 
-    public static func start() async throws -> ConnectProxy {
+    public static func start(requiredAuthorization: String? = nil) async throws -> ConnectProxy {
         let recorded = Recorded()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ConnectHead(recorded: recorded))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectHead(recorded: recorded, requiredAuthorization: requiredAuthorization))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -61,11 +64,13 @@ private final class ConnectHead: ChannelInboundHandler, RemovableChannelHandler 
     typealias OutboundOut = ByteBuffer
 
     private let recorded: ConnectProxy.Recorded
+    private let requiredAuthorization: String?
     private var head = ByteBuffer()
     private var connecting = false
 
-    init(recorded: ConnectProxy.Recorded) {
+    init(recorded: ConnectProxy.Recorded, requiredAuthorization: String?) {
         self.recorded = recorded
+        self.requiredAuthorization = requiredAuthorization
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -85,6 +90,11 @@ private final class ConnectHead: ChannelInboundHandler, RemovableChannelHandler 
         }
         let host = String(requestLine[1][..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         recorded.tunnels.withLock { $0.append(ConnectProxy.Tunnel(target: requestLine[1], proxyAuthorization: authorization)) }
+        if let requiredAuthorization, authorization != requiredAuthorization {
+            reply(context, "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\n"
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n", close: true)
+            return
+        }
         let target = host == "localhost" ? "127.0.0.1" : host
         guard target == "127.0.0.1" || target == "::1" else {
             reply(context, "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", close: true)
