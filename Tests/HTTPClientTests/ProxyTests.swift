@@ -85,6 +85,15 @@ struct ProxyTests {
     func refusingProxy() async throws {
         let refused = try await FixtureServer.refusedURL()
         let port = try #require(refused.port)
+        let error = try await fetchThroughProxy(port: port)
+        #expect(error.kind == .network)
+        #expect(error.message.contains("could not connect to the proxy http://127.0.0.1:\(port) (connection refused)"),
+                "\(error.message)")
+    }
+
+    /// Fetches an https URL carrying a secret through the proxy on `port` (credentials in `HTTPS_PROXY`, no
+    /// retries), expecting a failure, and checks that neither its message nor any log line shows a secret.
+    func fetchThroughProxy(port: Int) async throws -> SourceError {
         let capture = LogCapture()
         let client = liveClient(
             environment: ["HTTPS_PROXY": "http://\(Self.user):\(Self.password)@127.0.0.1:\(port)"], maxRetries: 0,
@@ -92,12 +101,10 @@ struct ProxyTests {
         let request = HTTPRequest.get(URL(string: "https://service.example")!, path: "/x",
                                       query: [URLQueryItem(name: "token", value: secretKey)], secrets: [secretKey])
         let error = try #require(await client.fetch(request).error)
-        #expect(error.kind == .network)
-        #expect(error.message.contains("could not connect to the proxy http://127.0.0.1:\(port) (connection refused)"),
-                "\(error.message)")
         for text in [error.message] + capture.messages {
             #expect(!text.contains(Self.password) && !text.contains(Self.user) && !text.contains(secretKey), "\(text)")
         }
+        return error
     }
 
     /// A proxy that answers `CONNECT` with a refusal, and what the source must then report.
@@ -113,20 +120,11 @@ struct ProxyTests {
         status: String, requiredAuthorization: String?, kind: SourceError.Kind, message: String
     ) async throws {
         let proxy = try await ConnectProxy.start(requiredAuthorization: requiredAuthorization)
-        let capture = LogCapture()
-        let client = liveClient(
-            environment: ["HTTPS_PROXY": "http://\(Self.user):\(Self.password)@127.0.0.1:\(proxy.port)"], maxRetries: 0,
-            logger: capture.logger())
-        let request = HTTPRequest.get(URL(string: "https://service.example")!, path: "/x",
-                                      query: [URLQueryItem(name: "token", value: secretKey)], secrets: [secretKey])
-        let error = try #require(await client.fetch(request).error)
+        let error = try await fetchThroughProxy(port: proxy.port)
         #expect(error.kind == kind, "\(status): \(error)")
         #expect(error.message.contains("the proxy http://127.0.0.1:\(proxy.port)") && error.message.contains(message),
                 "\(status): \(error.message)")
         #expect(proxy.tunnels.map(\.target) == ["service.example:443"])
-        for text in [error.message] + capture.messages {
-            #expect(!text.contains(Self.password) && !text.contains(Self.user) && !text.contains(secretKey), "\(text)")
-        }
         await proxy.stop()
     }
 }

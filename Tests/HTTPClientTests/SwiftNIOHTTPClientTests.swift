@@ -14,15 +14,6 @@ struct SwiftNIOHTTPClientTests {
             proxy: .direct))
     }
 
-    /// Polls until `condition` holds; generous, so a slow machine only makes the test slower.
-    func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<3000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test("a cancelled request closes its connection: the next one on a one-connection client is answered")
     func cancelledAttemptFreesItsConnection() async throws {
         let server = try await FixtureServer.start()
