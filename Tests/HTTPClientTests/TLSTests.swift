@@ -17,6 +17,11 @@ func liveClient(
         logger: logger, sourceID: "test", caFile: caFile, proxy: proxy, insecureSkipVerify: insecureSkipVerify))
 }
 
+/// A recorded OpenWeather answer (Fixtures/SOURCES.md), for the tests that check what came through.
+func recordedWeather() throws -> String {
+    String(decoding: try Data(contentsOf: fixture("success_zocca_docs_example_standard_units_pyopenweathermap.json")), as: UTF8.self)
+}
+
 /// A request carrying a secret in its query, so messages can be checked for it.
 func secretRequest(_ server: TLSFixtureServer) -> HTTPRequest {
     .get(server.baseURL, path: "/data", query: [URLQueryItem(name: "appid", value: secretKey)], secrets: [secretKey])
@@ -48,9 +53,10 @@ struct TLSTests {
     @Test("with caFile naming the private CA, its server answers")
     func caFile() async throws {
         let certificates = try await TestCertificates.shared()
-        let server = try await TLSFixtureServer.start(certificates.localhost, body: #"{"ok":true}"#)
+        let body = try recordedWeather()
+        let server = try await TLSFixtureServer.start(certificates.localhost, body: body)
         let response = try await liveClient(caFile: certificates.caFile).fetch(.get(server.baseURL, path: "/data")).get()
-        #expect(response.status == 200 && response.text == #"{"ok":true}"#)
+        #expect(response.status == 200 && response.text == body)
         #expect(server.paths == ["/data"])
         await server.stop()
     }
@@ -58,10 +64,11 @@ struct TLSTests {
     @Test("with SSL_CERT_FILE naming the private CA, its server answers, for the whole run")
     func sslCertFile() async throws {
         let certificates = try await TestCertificates.shared()
-        let server = try await TLSFixtureServer.start(certificates.localhost, body: "fine", contentType: "text/plain")
+        let body = try recordedWeather()
+        let server = try await TLSFixtureServer.start(certificates.localhost, body: body)
         let client = liveClient(environment: ["SSL_CERT_FILE": certificates.caFile.path])
         let response = try await client.fetch(.get(server.baseURL, path: "/")).get()
-        #expect(response.status == 200 && response.text == "fine")
+        #expect(response.status == 200 && response.text == body)
         await server.stop()
     }
 
