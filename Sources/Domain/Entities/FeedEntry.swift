@@ -50,11 +50,15 @@ public struct FeedEntry: Sendable, Hashable {
     public var published: Date?
     public var updated: Date?
     public var enclosureURL: URL?
+    /// The published and updated dates as written, when they could not be read (`published`/`updated` is
+    /// then nil): an unknown format or language loses no information.
+    public var publishedRaw: String?
+    public var updatedRaw: String?
 
     public init(
         id: String, title: String? = nil, link: URL? = nil, summary: String? = nil, content: String? = nil,
         author: String? = nil, categories: [String] = [], published: Date? = nil, updated: Date? = nil,
-        enclosureURL: URL? = nil
+        enclosureURL: URL? = nil, publishedRaw: String? = nil, updatedRaw: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -66,5 +70,7 @@ public struct FeedEntry: Sendable, Hashable {
         self.published = published
         self.updated = updated
         self.enclosureURL = enclosureURL
+        self.publishedRaw = publishedRaw
+        self.updatedRaw = updatedRaw
     }
 }

@@ -40,6 +40,8 @@ extension FeedEntry {
         fields["published"] = published.map { .string(ISO8601.string(from: $0)) }
         fields["updated"] = updated.map { .string(ISO8601.string(from: $0)) }
         fields["enclosureURL"] = enclosureURL.map { .string($0.absoluteString) }
+        if published == nil { fields["publishedRaw"] = publishedRaw.map(JSONValue.string) }
+        if updated == nil { fields["updatedRaw"] = updatedRaw.map(JSONValue.string) }
         return Item(
             kind: .entry, id: id, title: title ?? "(untitled)", subtitle: feed.title, url: link,
             date: published ?? updated, fields: fields

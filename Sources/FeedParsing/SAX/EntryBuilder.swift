@@ -27,6 +27,9 @@ struct EntryBuilder {
     var updatedRank = 0
     /// The first date text seen, for an id of last resort.
     var rawDate: String?
+    /// The strongest date text of each kind that could not be read: kept when no date of that kind was.
+    var unreadPublished: (text: String, rank: Int)?
+    var unreadUpdated: (text: String, rank: Int)?
 
     mutating func setPublished(_ text: String, rank: Int) {
         if rawDate == nil { rawDate = text }
@@ -34,6 +37,8 @@ struct EntryBuilder {
         if let date = FeedDateParser.date(from: text) {
             published = date
             publishedRank = rank
+        } else if rank > unreadPublished?.rank ?? 0 {
+            unreadPublished = (text, rank)
         }
     }
 
@@ -43,6 +48,8 @@ struct EntryBuilder {
         if let date = FeedDateParser.date(from: text) {
             updated = date
             updatedRank = rank
+        } else if rank > unreadUpdated?.rank ?? 0 {
+            unreadUpdated = (text, rank)
         }
     }
 
@@ -58,7 +65,9 @@ struct EntryBuilder {
         return FeedEntry(
             id: id, title: title, link: link, summary: summary ?? dcDescription, content: content,
             author: author ?? authorName ?? authorEmail ?? feedAuthor, categories: categories,
-            published: published, updated: updated, enclosureURL: enclosure)
+            published: published, updated: updated, enclosureURL: enclosure,
+            publishedRaw: published == nil ? unreadPublished?.text : nil,
+            updatedRaw: updated == nil ? unreadUpdated?.text : nil)
     }
 
     /// FNV-1a, 64-bit, as hex: stable across runs and machines (Swift's `Hasher` is seeded per process).
