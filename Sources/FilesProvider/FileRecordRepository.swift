@@ -59,12 +59,38 @@ public struct FileRecordRepository: Sendable {
             }
             return reader
         }
+        if let leadingBytes = Self.leadingBytes(of: url),
+            let reader = readers.first(where: { $0.recognizes(leadingBytes: leadingBytes) })
+        {
+            return reader
+        }
         let fileExtension = url.pathExtension.lowercased()
         guard let reader = readers.first(where: { $0.fileExtensions.contains(fileExtension) }) else {
             let what = fileExtension.isEmpty ? "a file without an extension" : "'.\(fileExtension)' files"
             throw SourceError(.configuration, "cannot tell the format of \(what); set \"format\" to one of \(known)")
         }
         return reader
+    }
+
+    /// How much of a file `RecordFileReader.recognizes(leadingBytes:)` sees: enough for byte order marks,
+    /// white space and an XML declaration, little enough to cost nothing per file.
+    private static let sniffLength = 512
+
+    /// The first `sniffLength` bytes of the file, or nil when it cannot be read (the reader chosen by the
+    /// extension then reports why).
+    private static func leadingBytes(of url: URL) -> [UInt8]? {
+        guard let input = try? FileInput(url: url) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: sniffLength)
+        var count = 0
+        while count < sniffLength {
+            let read: Int? = bytes.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                return try? input.readChunk(into: base + count, count: sniffLength - count)
+            }
+            guard let read, read > 0 else { break }
+            count += read
+        }
+        return Array(bytes.prefix(count))
     }
 
     // MARK: - Paths

@@ -73,4 +73,7 @@ public struct FeedEntry: Sendable, Hashable {
         self.publishedRaw = publishedRaw
         self.updatedRaw = updatedRaw
     }
+
+    /// What an entry without a title is called, by every provider that shows entries (`feed`, `files`).
+    public static let untitledTitle = "(untitled)"
 }

@@ -43,7 +43,7 @@ extension FeedEntry {
         if published == nil { fields["publishedRaw"] = publishedRaw.map(JSONValue.string) }
         if updated == nil { fields["updatedRaw"] = updatedRaw.map(JSONValue.string) }
         return Item(
-            kind: .entry, id: id, title: title ?? "(untitled)", subtitle: feed.title, url: link,
+            kind: .entry, id: id, title: title ?? Self.untitledTitle, subtitle: feed.title, url: link,
             date: published ?? updated, fields: fields
         )
     }
