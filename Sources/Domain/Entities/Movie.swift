@@ -36,6 +36,7 @@ public struct Movie: Sendable, Hashable {
     public var overview: String?
     /// Absent when the service has no date ("" in TMDB's responses).
     public var releaseDate: Date?
+    /// Empty when the service lists none; the item then has no `genres` field.
     public var genres: [String]
     public var voteAverage: Double?
     public var voteCount: Int?
@@ -71,11 +72,14 @@ public struct MoviesPage: Sendable, Hashable {
     public var totalPages: Int
     public var totalResults: Int
     public var movies: [Movie]
+    /// Results of the page that were no movies (TV shows, people) and were left out; the source warns.
+    public var nonMovieCount: Int
 
-    public init(page: Int, totalPages: Int, totalResults: Int, movies: [Movie]) {
+    public init(page: Int, totalPages: Int, totalResults: Int, movies: [Movie], nonMovieCount: Int = 0) {
         self.page = page
         self.totalPages = totalPages
         self.totalResults = totalResults
         self.movies = movies
+        self.nonMovieCount = nonMovieCount
     }
 }

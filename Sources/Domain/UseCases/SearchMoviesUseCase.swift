@@ -43,6 +43,11 @@ public struct SearchMoviesUseCase: ItemSource {
                     for (page, result) in zip(rest, results) {
                         labelled.append((label: "page \(page)", result: result.map(unique)))
                     }
+                    for page in [firstPage] + results.compactMap({ try? $0.get() }) where page.nonMovieCount > 0 {
+                        let count = page.movies.count + page.nonMovieCount
+                        sink.warn("page \(page.page): \(SourceError.Kind.badResponse.rawValue): \(page.nonMovieCount) of "
+                            + "\(count) results are not movies (no title: TV shows or people) and were left out")
+                    }
                     if case .search(let text) = query.listing, let queries {
                         do throws(SourceError) { try queries.saveRecentQuery(text) } catch { sink.warn("recent queries: \(error.message)") }
                     }
@@ -56,10 +61,8 @@ public struct SearchMoviesUseCase: ItemSource {
 extension Movie: ItemConvertible {
     /// Field keys are part of the output contract (README, "movie" items).
     public func toItem() -> Item {
-        var fields: [String: JSONValue] = [
-            "movieId": .int(id),
-            "genres": .array(genres.map(JSONValue.string)),
-        ]
+        var fields: [String: JSONValue] = ["movieId": .int(id)]
+        if !genres.isEmpty { fields["genres"] = .array(genres.map(JSONValue.string)) }
         fields["originalTitle"] = originalTitle.map(JSONValue.string)
         fields["overview"] = overview.map(JSONValue.string)
         fields["voteAverage"] = voteAverage.map(JSONValue.double)

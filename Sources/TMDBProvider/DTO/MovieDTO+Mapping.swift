@@ -4,10 +4,12 @@ import Foundation
 // MARK: - Data Transfer Object
 
 /// One movie of a TMDB list. Real responses have `"release_date": ""` for unreleased or undated films,
-/// `null` `poster_path`/`backdrop_path`, and `vote_average` as a JSON integer (`6`) when it is whole;
-/// `Double` decodes both number forms.
+/// `null` `poster_path`/`backdrop_path`, `"genre_ids": []`, and `vote_average` as a JSON integer (`6`) when
+/// it is whole; `Double` decodes both number forms. Lists that are not of movies share the envelope: TV
+/// results have `name`/`first_air_date` and no `title`, multi-search results say `media_type`.
 struct MovieDTO: Decodable {
     let id: Int
+    let mediaType: String?
     let title: String?
     let originalTitle: String?
     let overview: String?
@@ -22,6 +24,7 @@ struct MovieDTO: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case id, title, overview, popularity
+        case mediaType = "media_type"
         case originalTitle = "original_title"
         case releaseDate = "release_date"
         case genreIDs = "genre_ids"
@@ -39,10 +42,16 @@ extension MovieDTO {
     /// The public page of a movie, for people (`url` of the item).
     static let pageBaseURL = URL(string: "https://www.themoviedb.org/movie/")!
 
+    /// The movie, or nil when this result is no movie: it has no title (a TV show or a person) or its
+    /// `media_type` says something else. Every other field is absent when TMDB has no value for it (`""`,
+    /// `null`, `[]`), as the README promises.
+    ///
     /// - Parameter imageBaseURL: the image host and size (`https://image.tmdb.org/t/p/w500`) that the
     ///   relative `poster_path` is joined to.
-    func toDomain(imageBaseURL: URL) -> Movie {
-        let title = Self.nonEmpty(title) ?? Self.nonEmpty(originalTitle) ?? "TMDB movie \(id)"
+    func toDomain(imageBaseURL: URL) -> Movie? {
+        guard mediaType == nil || mediaType == "movie",
+            let title = Self.nonEmpty(title) ?? Self.nonEmpty(originalTitle)
+        else { return nil }
         return Movie(
             id: id,
             title: title,
