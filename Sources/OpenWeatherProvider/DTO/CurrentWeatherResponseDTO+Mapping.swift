@@ -4,8 +4,9 @@ import Foundation
 // MARK: - Data Transfer Object
 
 /// `GET /data/2.5/weather`, success body. Optional wherever real responses omit fields (2013-era answers
-/// have no `timezone` or `visibility`; `rain`/`snow` appear only when it rains or snows). Whole-number
-/// fields are read as numbers and rounded, so `"humidity": 64.0` does not fail a whole response.
+/// have no `timezone` or `visibility`; `rain`/`snow` appear only when it rains or snows). Every number is
+/// read as a `Double` and kept as sent: answers of some years and stations carry fractions where the docs
+/// show integers (`"pressure": 1025.25`, `"sea_level": 1035.35`, `"deg": 255.003`, `"humidity": 100.0`).
 struct CurrentWeatherResponseDTO: Decodable {
     struct ConditionDTO: Decodable {
         let main: String
@@ -19,9 +20,13 @@ struct CurrentWeatherResponseDTO: Decodable {
         let tempMax: Double?
         let pressure: Double?
         let humidity: Double?
+        let seaLevel: Double?
+        let groundLevel: Double?
 
         enum CodingKeys: String, CodingKey {
             case temp, pressure, humidity
+            case seaLevel = "sea_level"
+            case groundLevel = "grnd_level"
             case feelsLike = "feels_like"
             case tempMin = "temp_min"
             case tempMax = "temp_max"
@@ -31,6 +36,7 @@ struct CurrentWeatherResponseDTO: Decodable {
     struct WindDTO: Decodable {
         let speed: Double?
         let deg: Double?
+        let gust: Double?
     }
 
     struct CloudsDTO: Decodable {
@@ -82,17 +88,16 @@ extension CurrentWeatherResponseDTO {
             feelsLike: main.feelsLike,
             temperatureMin: main.tempMin,
             temperatureMax: main.tempMax,
-            humidity: main.humidity.map(Self.whole),
-            pressure: main.pressure.map(Self.whole),
+            humidity: main.humidity,
+            pressure: main.pressure,
+            seaLevelPressure: main.seaLevel,
+            groundLevelPressure: main.groundLevel,
             windSpeed: wind?.speed,
-            windDirection: wind?.deg.map(Self.whole),
-            cloudiness: clouds?.all.map(Self.whole),
-            visibility: visibility.map(Self.whole),
+            windGust: wind?.gust,
+            windDirection: wind?.deg,
+            cloudiness: clouds?.all,
+            visibility: visibility,
             rainLastHour: rain?.lastHour,
             snowLastHour: snow?.lastHour))
-    }
-
-    private static func whole(_ value: Double) -> Int {
-        value.isFinite ? Int(value.rounded()) : 0
     }
 }

@@ -77,7 +77,7 @@ extension CapabilityTemplate {
                 let condition: String
                 let description: String?
                 let temperature: Double
-                let humidity: Int?
+                let humidity: Double?
                 let windSpeed: Double?
             }
 
