@@ -38,30 +38,23 @@ struct NumberPrecisionTests {
         }
     }
 
-    @Test("a fractional reading is kept, not rounded, in every numeric field", arguments: [
-        ("main", "pressure", "pressure", 1020.95),
-        ("main", "humidity", "humidity", 64.5),
-        ("main", "sea_level", "seaLevelPressure", 1035.35),
-        ("main", "grnd_level", "groundLevelPressure", 1025.25),
-        ("wind", "deg", "windDirection", 255.003),
-        ("wind", "gust", "windGust", 2.57),
-        ("clouds", "all", "cloudiness", 36.5),
-        (nil, "visibility", "visibility", 9999.5),
-    ] as [(String?, String, String, Double)])
-    func fractionKept(group: String?, key: String, field: String, value: Double) async throws {
+    @Test("every numeric field keeps a fraction as is and a whole number, even 100.0, as an integer", arguments: [
+        ("main", "pressure", "pressure", 1020.95, .double(1020.95)),
+        ("main", "pressure", "pressure", 1021.0, .int(1021)),
+        ("main", "humidity", "humidity", 64.5, .double(64.5)),
+        ("main", "humidity", "humidity", 100.0, .int(100)),
+        ("main", "sea_level", "seaLevelPressure", 1035.35, .double(1035.35)),
+        ("main", "grnd_level", "groundLevelPressure", 1025.25, .double(1025.25)),
+        ("wind", "deg", "windDirection", 255.003, .double(255.003)),
+        ("wind", "deg", "windDirection", 360.0, .int(360)),
+        ("wind", "gust", "windGust", 2.57, .double(2.57)),
+        ("clouds", "all", "cloudiness", 36.5, .double(36.5)),
+        (nil, "visibility", "visibility", 9999.5, .double(9999.5)),
+        (nil, "visibility", "visibility", 10000.0, .int(10000)),
+    ] as [(String?, String, String, Double, JSONValue)])
+    func keptAsSent(group: String?, key: String, field: String, value: Double, expected: JSONValue) async throws {
         let fields = try await Self.fields(Self.setting(group, key, to: value))
-        #expect(fields[field] == .double(value))
-    }
-
-    @Test("whole readings stay integers, including a whole number written as 100.0", arguments: [
-        ("main", "pressure", "pressure", 1021.0),
-        ("main", "humidity", "humidity", 100.0),
-        ("wind", "deg", "windDirection", 360.0),
-        (nil, "visibility", "visibility", 10000.0),
-    ] as [(String?, String, String, Double)])
-    func wholeStaysInteger(group: String?, key: String, field: String, value: Double) async throws {
-        let fields = try await Self.fields(Self.setting(group, key, to: value))
-        #expect(fields[field] == .int(Int(value)))
+        #expect(fields[field] == expected)
     }
 
     @Test("JSON output prints 1020.95 hPa as 1020.95")
