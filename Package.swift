@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The second transport, used only where URLSession on Linux cannot go (a private CA, a chosen proxy).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // MARK: - Domain
@@ -37,11 +41,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The live implementation: URLSession (libcurl), retries, size cap, `--verbose` request lines. Only the
-        // composition root (and test support) depends on it.
+        // The live implementations: URLSession (libcurl) by default, AsyncHTTPClient (SwiftNIO, BoringSSL) for a
+        // source that trusts other CAs or goes through a proxy; retries, size cap, `--verbose` request lines. Only
+        // the composition root (and test support) depends on it.
         .target(name: "HTTPClientLive", dependencies: [
             "Domain", "HTTPClient",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
         .target(name: "FeedParsing", dependencies: ["Domain"]),
@@ -119,6 +129,10 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
 
         // MARK: - Benchmarks

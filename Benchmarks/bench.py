@@ -85,11 +85,11 @@ def count(base, reset=False):
     return int(urllib.request.urlopen(f"{base}/__{'reset' if reset else 'count'}").read())
 
 
-def weather_manifest(base, ttl):
+def weather_manifest(base, ttl, extra=None, name=""):
     sources = [{"id": f"weather{s}", "provider": "openweather", "concurrency": 10,
-                "options": {"cities": [f"City{s}x{c}" for c in range(10)], "apiKey": "bench", "baseURL": base,
-                            "maxRetries": 0}} for s in range(4)]
-    path = os.path.join(work, f"fanout-{ttl}.json")
+                "options": dict({"cities": [f"City{s}x{c}" for c in range(10)], "apiKey": "bench", "baseURL": base,
+                                 "maxRetries": 0}, **(extra or {}))} for s in range(4)]
+    path = os.path.join(work, f"fanout-{ttl}{name}.json")
     json.dump({"version": 1, "defaults": {"timeoutSeconds": 30, "cacheTTLSeconds": ttl}, "sources": sources},
               open(path, "w"))
     return path
@@ -99,6 +99,8 @@ def fan_out():
     process, base = server(0.1)
     try:
         manifest = weather_manifest(base, 0)
+        # "proxy": "direct" gives the sources AsyncHTTPClient, as a CA or a proxy setting would (README, TLS and proxies).
+        nio_manifest = weather_manifest(base, 0, {"proxy": "direct"}, "-ahc")
         config = os.path.join(work, "curl.txt")
         with open(config, "w") as f:
             for s in range(4):
@@ -110,6 +112,7 @@ def fan_out():
         count(base, reset=True)
         results = rounds([
             ("aggregate (4 sources x 10)", ([binary, "--manifest", manifest, "--format", "json"], {"AGGREGATE_HOME": home()})),
+            ("aggregate, AsyncHTTPClient", ([binary, "--manifest", nio_manifest, "--format", "json"], {"AGGREGATE_HOME": home()})),
             ("curl --parallel --parallel-max 40", (["curl", "-s", "--parallel", "--parallel-max", "40", "-K", config], None)),
             ("curl, one by one", (["curl", "-s", "-K", config], None)),
         ], after=after)

@@ -136,7 +136,7 @@ public struct AppDIContainer: Sendable {
                     descriptor: descriptor,
                     plan: .load(try makeItemSource(
                         source, options: resolved.value, query: accepts ? query : nil,
-                        services: (services ?? SourceServices()).forProvider)))
+                        services: (services ?? SourceServices()).forProvider(live: liveHTTP))))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
@@ -159,8 +159,9 @@ public struct AppDIContainer: Sendable {
     /// - Parameter options: the source's options with `${VAR}` substituted (nil: substitute now).
     private func makeItemSource(
         _ source: Manifest.Source, options: JSONValue? = nil, query: String?,
-        services: ProviderServices = SourceServices().forProvider
+        services: ProviderServices? = nil
     ) throws(ManifestError) -> any ItemSource {
+        let services = services ?? SourceServices().forProvider(live: liveHTTP)
         guard let provider = registry.provider(named: source.provider) else {
             throw ManifestError(path: "sources[\(source.index)].provider", "unknown provider '\(source.provider)'")
         }

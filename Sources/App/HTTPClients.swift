@@ -4,12 +4,13 @@ import HTTPClient
 import HTTPClientLive
 import ProviderKit
 
-/// How the container gives one source its HTTP clients: the live URLSession client (made on the first
-/// request), wrapped in the response cache when the run gives the source one. The decorator is composed
+/// How the container gives one source its HTTP clients: the live client (URLSession, or AsyncHTTPClient where
+/// a CA or proxy needs it; made on the first request), wrapped in the response cache when the run gives the
+/// source one. The decorator is composed
 /// here, not inside the live client, and what the cache did is recorded in the run's storage
 /// (`ResponseCachePolicy.activity`), never passed through a provider's options.
 struct SourceHTTPClients: HTTPClientFactory {
-    var live: any HTTPClientFactory = LiveHTTPClientFactory()
+    var live: any HTTPClientFactory
     var responseCache: ResponseCachePolicy?
 
     func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
@@ -25,10 +26,21 @@ struct SourceServices: Sendable {
     /// Nil when the source's TTL is 0 or there is no store.
     var responseCache: ResponseCachePolicy?
 
-    /// The services as the source's provider sees them.
-    var forProvider: ProviderServices {
+    /// The services as the source's provider sees them, its HTTP clients made by `live`.
+    func forProvider(live: any HTTPClientFactory) -> ProviderServices {
         var services = ProviderServices(moviesQueries: moviesQueries)
-        services.http = SourceHTTPClients(responseCache: responseCache)
+        services.http = SourceHTTPClients(live: live, responseCache: responseCache)
         return services
     }
+}
+
+extension AppDIContainer {
+    /// The live HTTP clients of this container's runs: the proxy and CA variables of its environment, the
+    /// manifest's `defaults.caFile`.
+    var liveHTTP: LiveHTTPClientFactory {
+        LiveHTTPClientFactory(network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile)
+    }
+
+    /// Proxy variables of the environment that cannot be read (named, never quoted), for the run's warnings.
+    var liveHTTPProblems: [String] { NetworkEnvironment(environment).problems }
 }

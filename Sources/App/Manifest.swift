@@ -9,6 +9,8 @@ public struct Manifest: Sendable, Hashable {
         public var concurrency: Int
         /// How long an HTTP response is used without asking the server again; 0 turns the cache off.
         public var cacheTTLSeconds: Double
+        /// `caFile`: a PEM bundle of CAs every HTTP source trusts besides the run's, unless it names its own.
+        public var caFile: URL?
 
         /// How often `aggregate watch` refreshes a source.
         public var refreshSeconds: Double

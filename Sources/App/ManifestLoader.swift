@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HTTPClient
 import ProviderKit
 
 /// Reads and structurally validates a manifest, reporting every problem with its JSON path.
@@ -8,7 +9,7 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     static let topLevelKeys = ["version", "defaults", "sources"]
-    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds"]
+    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile"]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
     ]
@@ -63,6 +64,7 @@ public enum ManifestLoader {
                     ?? defaults.cacheTTLSeconds
                 defaults.refreshSeconds = seconds(object["refreshSeconds"], "defaults.refreshSeconds", problem)
                     ?? defaults.refreshSeconds
+                defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
@@ -160,6 +162,25 @@ public enum ManifestLoader {
             return nil
         }
         return seconds
+    }
+
+    /// A PEM bundle path, relative to the manifest's directory (as the HTTP sources' own `caFile`).
+    private static func caFile(
+        _ value: JSONValue?, _ path: String, baseDirectory: URL, _ report: (String, String) -> Void
+    ) -> URL? {
+        guard let value else { return nil }
+        guard let text = value.stringValue, !text.isEmpty else {
+            report(path, "expected the path of a PEM file, found \(value.compactJSON)")
+            return nil
+        }
+        let expanded = (text as NSString).expandingTildeInPath
+        let url = expanded.hasPrefix("/") ? URL(fileURLWithPath: expanded).standardizedFileURL
+            : baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+        if let problem = CertificateBundle.problem(at: url) {
+            report(path, "\(url.path) \(problem)")
+            return nil
+        }
+        return url
     }
 
     private static func number(_ value: JSONValue) -> Double? {

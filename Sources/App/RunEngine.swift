@@ -44,7 +44,8 @@ public struct RunOutcome: Sendable {
     public var report: AggregateReport
     /// Notes for people about single sources ("weather: first run with --new: …"), one line each.
     public var notes: [String]
-    /// Problems of the run as a whole (the store was damaged and replaced), one line each.
+    /// Problems of the run as a whole (the store was damaged and replaced, a proxy variable is unreadable),
+    /// one line each.
     public var warnings: [String]
 }
 
@@ -65,7 +66,9 @@ extension AppDIContainer {
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
         output: RunOutput, completion: @escaping @Sendable (RunOutcome) -> Void
     ) throws(SelectionError) {
-        let (database, warnings) = store.open()
+        let (database, storeWarnings) = store.open()
+        // A proxy variable that cannot be read is ignored, and said so without its value (it may hold a password).
+        let warnings = storeWarnings + liveHTTPProblems
         let storage = RunStorage(database: database, mode: request.cacheMode)
         let plan = try self.plan(selection: request.selection, query: request.query, storage: storage)
         let descriptors = plan.map(\.descriptor)

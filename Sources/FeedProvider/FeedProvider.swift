@@ -73,7 +73,11 @@ public struct FeedProvider: Provider {
         }
         let maxItems = reader.value("maxItemsPerFeed", as: Int.self) ?? Self.defaultMaxItemsPerFeed
         if maxItems < 1 { reader.problem("maxItemsPerFeed", "must be at least 1, found \(maxItems)") }
-        let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL)
+        let fetched = locations.compactMap { location -> URL? in
+            if case .url(let url) = location { return url }
+            return nil
+        }
+        let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL, fetchedURLs: fetched)
         try reader.finish()
 
         let client = configuration.httpClient(http.clientConfiguration(for: configuration))

@@ -26,12 +26,20 @@ public struct HTTPClientConfiguration: Sendable {
     public var logger: Logger
     /// Names the source in log lines.
     public var sourceID: String?
+    /// A PEM bundle of CAs trusted beside the run's (`caFile`): a private CA of a self-hosted service.
+    public var caFile: URL?
+    /// Which proxy the source's requests go through (`proxy`); by default the environment's.
+    public var proxy: ProxySetting
+    /// `insecureSkipVerify`: no certificate check, for loopback hosts only (every request says so in
+    /// `--verbose`); any other host is verified as usual.
+    public var insecureSkipVerify: Bool
 
     public init(
         maxConnectionsPerHost: Int = 6, requestTimeout: TimeInterval = 30,
         maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, retry: RetryPolicy = RetryPolicy(),
         maxRetryWait: TimeInterval = 60, userAgent: String = HTTPClientConfiguration.defaultUserAgent,
-        logger: Logger = Logger(label: "aggregate.http", factory: { _ in SwiftLogNoOpLogHandler() }), sourceID: String? = nil
+        logger: Logger = Logger(label: "aggregate.http", factory: { _ in SwiftLogNoOpLogHandler() }), sourceID: String? = nil,
+        caFile: URL? = nil, proxy: ProxySetting = .environment, insecureSkipVerify: Bool = false
     ) {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.requestTimeout = requestTimeout > 0 ? requestTimeout : 30
@@ -41,5 +49,8 @@ public struct HTTPClientConfiguration: Sendable {
         self.userAgent = userAgent
         self.logger = logger
         self.sourceID = sourceID
+        self.caFile = caFile
+        self.proxy = proxy
+        self.insecureSkipVerify = insecureSkipVerify
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 import ProviderKit
 
 /// The options every HTTP provider accepts (`baseURL`, `maxRetries`, `requestTimeoutSeconds`,
-/// `maxResponseBytes`), read and validated one way so GitHub, TMDB and OpenWeather agree.
+/// `maxResponseBytes`, and for TLS and proxies `caFile`, `proxy`, `insecureSkipVerify`), read and validated
+/// one way so every HTTP provider agrees.
 ///
 ///     let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.defaultBaseURL,
 ///                                       credentialOption: "apiKey", hasCredential: apiKey != nil)
@@ -14,6 +15,10 @@ public struct HTTPSourceOptions: Sendable, Hashable {
     /// Per attempt; nil means the source's timeout.
     public var requestTimeoutSeconds: Double?
     public var maxResponseBytes: Int
+    /// `caFile`, resolved against the manifest's directory.
+    public var caFile: URL?
+    public var proxy: ProxySetting = .environment
+    public var insecureSkipVerify = false
 
     public init(
         baseURL: URL, maxRetries: Int = RetryPolicy.defaultMaxRetries, requestTimeoutSeconds: Double? = nil,
@@ -31,7 +36,7 @@ public struct HTTPSourceOptions: Sendable, Hashable {
     public static func specs(defaultBaseURL: URL) -> [OptionSpec] {
         [
             OptionSpec("baseURL", "string (URL)", default: defaultBaseURL.absoluteString,
-                       help: "Where the API lives (a proxy, an enterprise host, a test server). https:// is required "
+                       help: "Where the API lives (an enterprise host, a reverse proxy, a test server). https:// is required "
                            + "when a credential is sent, except to loopback hosts."),
             OptionSpec("maxRetries", "integer 0–\(maxRetriesLimit)", default: String(RetryPolicy.defaultMaxRetries),
                        identity: .tuning, help: "Repeats of a GET after a network error, 429 or 5xx (exponential backoff with jitter; "
@@ -40,6 +45,16 @@ public struct HTTPSourceOptions: Sendable, Hashable {
                        identity: .tuning, help: "The longest one request may take."),
             OptionSpec("maxResponseBytes", "integer", default: String(HTTPClientConfiguration.defaultMaxResponseBytes),
                        identity: .tuning, help: "Responses larger than this are refused (16 MiB by default)."),
+            OptionSpec("caFile", "string (path)", default: "the system's CAs (or SSL_CERT_FILE / SSL_CERT_DIR)",
+                       identity: .tuning, help: "A PEM bundle of CA certificates trusted for this source besides the run's "
+                           + "(a private CA of a self-hosted service); relative to the manifest. Overrides defaults.caFile."),
+            OptionSpec("proxy", "string (URL)", default: "HTTPS_PROXY / HTTP_PROXY / NO_PROXY",
+                       identity: .tuning, help: "An http://[user:password@]host:port proxy for every request of this "
+                           + "source (https:// goes through it with CONNECT), or \"direct\" for none whatever the "
+                           + "environment says. Credentials are never printed."),
+            OptionSpec("insecureSkipVerify", "boolean", default: "false",
+                       identity: .tuning, help: "Skip the certificate check, for loopback hosts only (a local test server; another host is a "
+                           + "manifest problem), and --verbose says so on every request."),
         ]
     }
 
@@ -47,8 +62,11 @@ public struct HTTPSourceOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - credentialOption: the option holding the credential, named in the plain-http problem.
     ///   - hasCredential: whether this source will send one (a plain-http base URL is refused then).
+    ///   - fetchedURLs: the URLs the source fetches when they are its own rather than under `baseURL` (a feed's
+    ///     `urls`); `insecureSkipVerify` is refused unless every one is on a loopback host.
     public static func read(
-        _ reader: OptionsReader, defaultBaseURL: URL, credentialOption: String? = nil, hasCredential: Bool = false
+        _ reader: OptionsReader, defaultBaseURL: URL, credentialOption: String? = nil, hasCredential: Bool = false,
+        fetchedURLs: [URL] = []
     ) -> HTTPSourceOptions {
         var options = HTTPSourceOptions(baseURL: defaultBaseURL)
         if let text = reader.value("baseURL", as: String.self) {
@@ -81,7 +99,38 @@ public struct HTTPSourceOptions: Sendable, Hashable {
                 reader.problem("maxResponseBytes", "must be greater than 0")
             }
         }
+        readTransport(reader, into: &options, fetchedURLs: fetchedURLs.isEmpty ? [options.baseURL] : fetchedURLs)
         return options
+    }
+
+    /// `caFile`, `proxy` and `insecureSkipVerify`. A proxy problem never repeats the value (a password).
+    private static func readTransport(_ reader: OptionsReader, into options: inout HTTPSourceOptions, fetchedURLs: [URL]) {
+        if let path = reader.value("caFile", as: String.self) {
+            let url = reader.resolvePath(path)
+            if let problem = CertificateBundle.problem(at: url) {
+                reader.problem("caFile", "\(url.path) \(problem)")
+            } else {
+                options.caFile = url
+            }
+        }
+        if let text = reader.value("proxy", as: String.self) {
+            if text.trimmingCharacters(in: .whitespaces).lowercased() == "direct" {
+                options.proxy = .direct
+            } else {
+                switch ProxyEndpoint.parse(text) {
+                case .success(let endpoint): options.proxy = .server(endpoint)
+                case .failure(let problem): reader.problem("proxy", "\(problem)")
+                }
+            }
+        }
+        if let skip = reader.value("insecureSkipVerify", as: Bool.self) {
+            options.insecureSkipVerify = skip
+            // Refused rather than ignored: a source that asks not to verify a real host must not look as if it got that.
+            if skip, let remote = fetchedURLs.first(where: { !Redactor.isLoopback(host: $0.host) }) {
+                reader.problem("insecureSkipVerify", "applies to loopback hosts only (localhost, 127.0.0.1, ::1), "
+                    + "not \(remote.host ?? "?"); to trust a private CA set \"caFile\" instead")
+            }
+        }
     }
 
     /// The client configuration for one source: its concurrency as the connection limit, its logger.
@@ -92,6 +141,7 @@ public struct HTTPSourceOptions: Sendable, Hashable {
             maxResponseBytes: maxResponseBytes,
             retry: retry ?? RetryPolicy(maxRetries: maxRetries),
             logger: source.logger,
-            sourceID: source.id)
+            sourceID: source.id,
+            caFile: caFile, proxy: proxy, insecureSkipVerify: insecureSkipVerify)
     }
 }

@@ -19,6 +19,11 @@ enum TransportError {
         guard let urlError = error as? URLError else {
             return (SourceError(.network, "transport error talking to \(host)"), true)
         }
+        // libcurl's failures that swift-corelibs-foundation has no URLError code for (every TLS failure among
+        // them) arrive as code -1 with libcurl's own text, which names the reason and never the URL.
+        if urlError.code == .unknown, let tls = TLSFailure.fromLibcurl(urlError.localizedDescription) {
+            return (tls.error(host: host, hostName: hostName), false)
+        }
         switch urlError.code {
         case .cannotConnectToHost:
             return (SourceError(.network, "could not connect to \(host) (connection refused)"), true)
@@ -30,10 +35,14 @@ enum TransportError {
             return (SourceError(.network, "no network connection"), true)
         case .timedOut:
             return (SourceError(.timeout, "no answer from \(host) in time"), true)
-        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-             .clientCertificateRequired:
-            return (SourceError(.network, "the TLS connection to \(host) failed"), false)
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
+            return (TLSFailure(reason: .untrusted("issued by a CA this machine does not trust")).error(host: host, hostName: hostName), false)
+        case .serverCertificateHasBadDate:
+            return (TLSFailure(reason: .expired).error(host: host, hostName: hostName), false)
+        case .serverCertificateNotYetValid:
+            return (TLSFailure(reason: .notYetValid).error(host: host, hostName: hostName), false)
+        case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
+            return (TLSFailure(reason: .handshake(nil)).error(host: host, hostName: hostName), false)
         case .badServerResponse, .zeroByteResource:
             return (SourceError(.network, "\(host) closed the connection without a valid HTTP response"), true)
         case .badURL, .unsupportedURL:

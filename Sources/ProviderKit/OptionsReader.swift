@@ -14,11 +14,13 @@ public final class OptionsReader {
     private let object: [String: JSONValue]
     private let path: String
     private let specs: [OptionSpec]
+    private let configuration: SourceConfiguration
     private var problems: [ManifestProblem] = []
 
     public init(_ configuration: SourceConfiguration, specs: [OptionSpec]) {
         self.path = configuration.optionsPath
         self.specs = specs
+        self.configuration = configuration
         switch configuration.options {
         case .object(let object):
             self.object = object
@@ -32,6 +34,9 @@ public final class OptionsReader {
 
     /// The JSON path of a key, for problems a provider reports itself.
     public func path(of key: String) -> String { "\(path).\(key)" }
+
+    /// A path from the options, resolved against the manifest's directory (see `SourceConfiguration.resolvePath`).
+    public func resolvePath(_ path: String) -> URL { configuration.resolvePath(path) }
 
     public func has(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
 

@@ -44,10 +44,11 @@ public enum SourceRunner {
 }
 
 extension ProviderServices {
-    /// What a provider test's sources get: the live HTTP client factory and nothing stored.
+    /// What a provider test's sources get: the live HTTP client factory and nothing stored. The machine's
+    /// proxy and CA variables are left out, so a test runs the same on every machine.
     public static var live: ProviderServices {
         var services = ProviderServices()
-        services.http = LiveHTTPClientFactory()
+        services.http = LiveHTTPClientFactory(network: NetworkEnvironment([:]))
         return services
     }
 }

@@ -49,6 +49,8 @@ struct ManifestValidationTests {
         (#"{"version": 1, "sources": [], "defaults": {"concurrency": 0}}"#, "defaults.concurrency: expected an integer from 1 to 256, found 0"),
         (#"{"version": 1, "sources": [], "defaults": {"timeoutSeconds": -1}}"#, "defaults.timeoutSeconds: expected a number of seconds greater than 0"),
         (#"{"version": 1, "sources": [3]}"#, "sources[0]: expected an object, found an integer"),
+        (#"{"version": 1, "sources": [], "defaults": {"caFile": 3}}"#, "defaults.caFile: expected the path of a PEM file, found 3"),
+        (#"{"version": 1, "sources": [], "defaults": {"caFile": "/nonexistent/ca.pem"}}"#, "defaults.caFile: /nonexistent/ca.pem does not exist"),
         (#"{"version": 1, "sources": [{"provider": "echo"}]}"#, "sources[0].id: required"),
         (#"{"version": 1, "sources": [{"id": "Bad_Id", "provider": "echo"}]}"#, "sources[0].id: 'Bad_Id' must be lowercase letters, digits and '-' only"),
         (#"{"version": 1, "sources": [{"id": "a"}]}"#, "sources[0].provider: required; registered providers: echo, search"),

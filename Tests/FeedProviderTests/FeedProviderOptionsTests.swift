@@ -32,6 +32,15 @@ struct FeedProviderOptionsTests {
             .hasPrefix("sources[0].options.baseURL: unknown option") == true)
     }
 
+    @Test("insecureSkipVerify is for loopback feeds only: a feed on a real host makes it a manifest problem")
+    func insecureSkipVerifyLoopbackOnly() {
+        #expect(problems(["urls": ["https://localhost:8443/feed.xml"], "insecureSkipVerify": true]).isEmpty)
+        let found = problems(["urls": ["https://localhost:8443/a.xml", "https://news.corp.example/feed.xml"],
+                              "insecureSkipVerify": true])
+        #expect(found.count == 1 && found.first?.hasPrefix("sources[0].options.insecureSkipVerify: applies to loopback hosts only") == true,
+                "\(found)")
+    }
+
     @Test("the Content-Type charset is read with or without quotes", arguments: [
         ("text/xml; charset=windows-1251", "windows-1251"),
         ("application/rss+xml;charset=\"UTF-8\"", "UTF-8"),

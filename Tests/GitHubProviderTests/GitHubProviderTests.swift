@@ -48,7 +48,7 @@ struct GitHubProviderTests {
         (["repos": ["a/b"], "token": "Bearer ghp_x"], "sources[0].options.token: contains whitespace; give the token alone, without \"Bearer\""),
         (["repos": ["a/b"], "maxRetries": 11], "sources[0].options.maxRetries: must be between 0 and 10, found 11"),
         (["repos": ["a/b"], "repo": "a/b"],
-         "sources[0].options.repo: unknown option (did you mean 'repos'?); this provider accepts: repos, state, labels, since, assignee, creator, includePullRequests, maxItems, token, baseURL, maxRetries, requestTimeoutSeconds, maxResponseBytes"),
+         "sources[0].options.repo: unknown option (did you mean 'repos'?); this provider accepts: repos, state, labels, since, assignee, creator, includePullRequests, maxItems, token, baseURL, maxRetries, requestTimeoutSeconds, maxResponseBytes, caFile, proxy, insecureSkipVerify"),
     ] as [(JSONValue, String)])
     func badOption(options: JSONValue, expected: String) {
         #expect(Self.problems(options) == [expected])

@@ -1,6 +1,15 @@
 import Domain
 import Foundation
+import HTTPClientLive
 import ProviderKit
+
+/// The live client a fault matrix runs on (`HTTPClientLive.Transport`), named for test targets.
+public typealias LiveTransport = Transport
+
+extension Transport {
+    /// The matrix row's name for `provider` on this transport: `github`, `github-ahc`.
+    public func rowName(_ provider: String) -> String { self == .urlSession ? provider : "\(provider)-ahc" }
+}
 
 /// One cell of the fault matrix: a way the network or the service can misbehave for one source while
 /// another source of the same run stays healthy.
@@ -19,13 +28,17 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case truncatedBody = "truncated"
     case overSizeCap = "too-big"
     case wrongContentType = "html"
+    /// https:// to a server whose certificate is issued by a CA the run does not trust.
+    case tlsUntrusted = "tls-untrusted"
+    /// https:// to a plain HTTP server: the TLS handshake fails.
+    case tlsPlainServer = "tls-plain"
 
     public var description: String { rawValue }
 
     /// The kind the faulty source must report; nil means the source must end `ok`.
     public var defaultKind: SourceError.Kind? {
         switch self {
-        case .connectionRefused, .dnsFailure, .unavailable503, .truncatedBody: .network
+        case .connectionRefused, .dnsFailure, .unavailable503, .truncatedBody, .tlsUntrusted, .tlsPlainServer: .network
         case .timeoutBeforeHeaders, .slowBody: .timeout
         case .unauthorized401: .unauthorized
         case .rateLimited403, .rateLimited429: .rateLimited
@@ -38,8 +51,11 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// Whether the cell stalls the server, so the source is given a short timeout.
     var stalls: Bool { self == .timeoutBeforeHeaders || self == .slowBody }
 
-    /// Whether retries stay on (the cell is about what retrying does); otherwise the fault is made final.
-    var retries: Bool { self == .serverErrorThenSuccess || self == .unavailable503 }
+    /// Whether retries stay on (the cell is about what retrying does, or proves a TLS failure is not
+    /// retried); otherwise the fault is made final.
+    var retries: Bool { [.serverErrorThenSuccess, .unavailable503, .tlsUntrusted, .tlsPlainServer].contains(self) }
+
+    var isTLS: Bool { self == .tlsUntrusted || self == .tlsPlainServer }
 }
 
 /// What one cell found: the faulty source's outcome and every way it broke the contract.
@@ -67,17 +83,25 @@ extension ProviderConformance {
     /// same provider against a healthy one. A cell holds when the faulty source reports the cell's kind (or
     /// ends ok for `500→ok`), the healthy source's items are those of a clean run, the run counts as failed
     /// (exit 1) exactly when the faulty source failed, and no secret is printed in reports or logs.
+    ///
+    /// `transport` picks the live client: URLSession (what a source gets by default), or AsyncHTTPClient, which
+    /// the sources get here through `"proxy": "direct"` as a source with a CA or a proxy would.
     public static func faultMatrix(
-        _ subject: ConformanceSubject, expectedKinds: [FaultCell: SourceError.Kind] = [:], cells: [FaultCell] = FaultCell.allCases
+        _ subject: ConformanceSubject, expectedKinds: [FaultCell: SourceError.Kind] = [:], cells: [FaultCell] = FaultCell.allCases,
+        transport: Transport = .urlSession
     ) async throws -> [FaultMatrixResult] {
-        guard case .http(let options, let success) = subject.backend else {
+        guard case .http(let subjectOptions, let success) = subject.backend else {
             return [FaultMatrixResult(cell: .connectionRefused, outcome: "-", violations: ["not an HTTP subject"], seconds: 0)]
+        }
+        let options: @Sendable (URL) -> JSONValue = { baseURL in
+            transport == .urlSession ? subjectOptions(baseURL) : setting("proxy", to: "direct", in: subjectOptions(baseURL))
         }
         let successResponse = try success()
         let healthyServer = try await FixtureServer.start()
         healthyServer.fallback(successResponse)
         defer { Task { await healthyServer.stop() } }
         let baseline = try await run(subject, options: options(healthyServer.baseURL))
+        let baselineRequests = healthyServer.requestCount
         guard baseline.report.status == .ok, !baseline.report.items.isEmpty else {
             return [FaultMatrixResult(cell: .connectionRefused, outcome: "-", violations: [
                 "the working options gave \(baseline.report.status.rawValue) with \(baseline.report.items.count) items",
@@ -87,10 +111,15 @@ extension ProviderConformance {
         for cell in cells {
             let expected = cell == .serverErrorThenSuccess ? nil : (expectedKinds[cell] ?? cell.defaultKind)
             let secret = subject.secrets.first ?? "s3cr3t-fault-matrix"
+            let tlsServer = cell == .tlsUntrusted
+                ? try await TLSFixtureServer.start(try await TestCertificates.shared().localhost, body: String(decoding: successResponse.body, as: UTF8.self))
+                : nil
             let result = try await withServer(faultResponses(cell, success: successResponse, secret: secret)) { server in
                 let baseURL: URL = switch cell {
                 case .connectionRefused: try await FixtureServer.refusedURL()
                 case .dnsFailure: unresolvableURL
+                case .tlsUntrusted: tlsServer?.baseURL ?? server.baseURL
+                case .tlsPlainServer: URL(string: "https://127.0.0.1:\(server.port)")!
                 default: server.baseURL
                 }
                 var faulty = options(baseURL)
@@ -114,6 +143,16 @@ extension ProviderConformance {
             }
             if let message = faulty.error?.message, let why = messageProblem(message) {
                 violations.append("\(cell): the message \(why): \(message)")
+            }
+            if cell.isTLS, let message = faulty.error?.message, !message.contains("TLS: ") || message.contains("retr") {
+                violations.append("\(cell): expected a TLS error that was not retried, found: \(message)")
+            }
+            if let tlsServer {
+                // One connection per request of a clean run at most: a retried handshake would make more.
+                if tlsServer.connections > baselineRequests {
+                    violations.append("\(cell): \(tlsServer.connections) TLS connections for \(baselineRequests) request(s)")
+                }
+                await tlsServer.stop()
             }
             if healthy.status != .ok || healthy.items.map(\.id) != baseline.report.items.map(\.id) {
                 violations.append("\(cell): the healthy source was \(healthy.status.rawValue) with \(healthy.items.count) items, "
@@ -152,7 +191,7 @@ extension ProviderConformance {
         let echo = #"{"message":"bad request for key \#(secret)","status_message":"key \#(secret)"}"#
         let reset = String(Int(Date().timeIntervalSince1970) + 3600)
         switch cell {
-        case .connectionRefused, .dnsFailure: return []
+        case .connectionRefused, .dnsFailure, .tlsUntrusted, .tlsPlainServer: return []
         case .timeoutBeforeHeaders: return [success.delayed(slowAnswer)]
         case .slowBody: return [success.with(.stallBody(afterBytes: max(1, success.body.count / 2), seconds: slowAnswer))]
         case .unauthorized401: return [.json(echo, status: 401)]

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 @testable import Presentation
+import ProviderTesting
 import Synchronization
 import Testing
 
@@ -11,15 +12,6 @@ struct ProgressRendererTests {
         var all: [String] { chunks.withLock { $0 } }
         var text: String { all.joined() }
         func write(_ chunk: String) { chunks.withLock { $0.append(chunk) } }
-    }
-
-    /// Polls until `condition` holds; generous, so a slow machine only makes the test slower.
-    private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<1000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 
     @Test("draws through the injected writer, redraws in place, and writes nothing after finish")

@@ -1,0 +1,214 @@
+import Domain
+import Foundation
+import HTTPClient
+import Logging
+import Synchronization
+
+/// This module's header type, for files that also import NIO's `HTTPHeaders`.
+typealias ResponseHeaders = HTTPHeaders
+
+/// What one attempt of a request ended with, in the transport's neutral words.
+enum AttemptOutcome: Sendable {
+    /// An answer, whatever its status (`retries` is filled in by the exchange).
+    case response(HTTPResponse)
+    /// The body went past the size cap.
+    case tooLarge
+    /// No usable answer; `retryable` says whether repeating the request can help (a certificate never will).
+    case failure(SourceError, retryable: Bool)
+}
+
+/// Stops an attempt the exchange no longer waits for (it timed out, or the source was cancelled).
+typealias AttemptStop = @Sendable () -> Void
+
+/// One way of sending a single attempt: URLSession (libcurl) or AsyncHTTPClient (SwiftNIO). The exchange
+/// owns everything around it (attempts, timers, retries, the verbose line, the single completion).
+protocol AttemptTransport: Sendable {
+    /// Starts one attempt. `completion` may run more than once or late (a transfer that outlived its
+    /// attempt); the exchange acts only on the first outcome of the current attempt.
+    /// - Returns: how to stop the attempt once the exchange is done with it, or nil when the transport cannot
+    ///   (URLSession on Linux, where `task.cancel()` can crash: its transfers end at their own timeout).
+    func startAttempt(
+        _ request: HTTPRequest, timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void
+    ) -> AttemptStop?
+    /// What the verbose line adds about the way the request goes ("via proxy http://host:port"), or nil.
+    func routeNote(for request: HTTPRequest) -> String?
+}
+
+extension AttemptTransport {
+    /// Sends `request` through this transport with retries and the source's limits (see `HTTPFetching`).
+    func exchange(
+        _ request: HTTPRequest, configuration: HTTPClientConfiguration, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
+        let exchange = Exchange(
+            request: request, transport: self, configuration: configuration, cancellation: cancellation,
+            completion: completion)
+        if request.carriesCredential, let problem = Redactor.credentialTransportProblem(request.url) {
+            exchange.finish(.failure(SourceError(.configuration, problem)))
+            return
+        }
+        cancellation.onCancel { exchange.cancel() }
+        exchange.startAttempt()
+    }
+}
+
+/// One logical request: its attempts, the timers between them, and the single completion.
+final class Exchange: Sendable {
+    private struct State {
+        var attempt = 0
+        /// The last attempt whose outcome was acted on: each attempt's first outcome wins.
+        var handledAttempt = -1
+        var finished = false
+        /// Stops the current attempt's transfer; taken (and called) once its first outcome was acted on.
+        var stopAttempt: AttemptStop?
+    }
+
+    private let request: HTTPRequest
+    private let transport: any AttemptTransport
+    private let configuration: HTTPClientConfiguration
+    private let cancellation: CancellationToken
+    private let completion: @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    private let start = DispatchTime.now()
+    private let state = Mutex(State())
+
+    init(
+        request: HTTPRequest, transport: any AttemptTransport, configuration: HTTPClientConfiguration,
+        cancellation: CancellationToken, completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
+        self.request = request
+        self.transport = transport
+        self.configuration = configuration
+        self.cancellation = cancellation
+        self.completion = completion
+    }
+
+    /// Seconds the source has left (infinite without a deadline).
+    private var remaining: Double { cancellation.remainingSeconds ?? .infinity }
+
+    func startAttempt() {
+        let timeout = min(configuration.requestTimeout, remaining)
+        guard !cancellation.isCancelled, timeout > 0.01 else {
+            finish(.failure(SourceError(.timeout, "the source's time ran out before \(request.method.rawValue) \(request.redactedURL) was sent")))
+            return
+        }
+        let attempt: Int? = state.withLock { $0.finished ? nil : $0.attempt }
+        guard let attempt else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+            let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
+            handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt)
+        }
+        let stop = transport.startAttempt(request, timeout: timeout) { [self] outcome in
+            handle(outcome, attempt: attempt)
+        }
+        guard let stop else { return }
+        let kept = state.withLock { state -> Bool in
+            guard !state.finished, state.handledAttempt < attempt else { return false }
+            state.stopAttempt = stop
+            return true
+        }
+        // The attempt was over before its stop could be kept (stopping a finished transfer does nothing).
+        if !kept { stop() }
+    }
+
+    func cancel() {
+        finish(.failure(SourceError(.timeout, "cancelled: the source's time is up")))
+    }
+
+    /// Acts on the first outcome of the current attempt; a later one (the transfer of an attempt that
+    /// already timed out) is ignored.
+    private func handle(_ outcome: AttemptOutcome, attempt: Int) {
+        let (isFirst, stop) = state.withLock { state -> (Bool, AttemptStop?) in
+            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil) }
+            state.handledAttempt = attempt
+            defer { state.stopAttempt = nil }
+            return (true, state.stopAttempt)
+        }
+        guard isFirst else { return }
+        // The transfer is no longer waited for: when the exchange's timer won, it would otherwise hold its
+        // connection until the transport's own timeout.
+        stop?()
+        switch outcome {
+        case .tooLarge:
+            let mebibytes = JSONValue.double(Double(configuration.maxResponseBytes) / 1_048_576).displayText
+            finish(.failure(SourceError(.badResponse, "the response is larger than \(mebibytes) MiB, the cap for this source")))
+        case .failure(let error, let retryable):
+            if retryable, let delay = retryDelay(after: attempt, retryAfter: nil) {
+                scheduleRetry(after: delay, from: attempt)
+            } else {
+                finish(.failure(error.prefixedRetries(attempt)))
+            }
+        case .response(var response):
+            response.retries = attempt
+            if RetryPolicy.isRetryable(response),
+               let delay = retryDelay(after: attempt, retryAfter: response.rateLimitWait()) {
+                scheduleRetry(after: delay, from: attempt)
+            } else {
+                finish(.success(response))
+            }
+        }
+    }
+
+    /// The wait before the next attempt, or nil when there is none: not idempotent, retries used up, or
+    /// the wait (the server's `Retry-After`, else backoff) does not fit in the time left.
+    private func retryDelay(after attempt: Int, retryAfter: TimeInterval?) -> TimeInterval? {
+        guard request.method.isIdempotent, attempt < configuration.retry.maxRetries, !cancellation.isCancelled else {
+            return nil
+        }
+        let delay = retryAfter ?? configuration.retry.backoff(forRetry: attempt)
+        let minimumAttempt = 0.2
+        guard delay + minimumAttempt < remaining, delay <= configuration.maxRetryWait || remaining.isFinite else {
+            return nil
+        }
+        return delay
+    }
+
+    private func scheduleRetry(after delay: TimeInterval, from attempt: Int) {
+        let proceed = state.withLock { state -> Bool in
+            guard !state.finished, state.attempt == attempt else { return false }
+            state.attempt += 1
+            return true
+        }
+        guard proceed else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+            startAttempt()
+        }
+    }
+
+    func finish(_ result: Result<HTTPResponse, SourceError>) {
+        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            defer { state.stopAttempt = nil }
+            return (state.attempt, state.stopAttempt)
+        }
+        guard let (retries, stop) = finished else { return }
+        stop?()
+        let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
+        log(result, retries: retries)
+        let completion = self.completion
+        DispatchQueue.global().async { completion(result) }
+    }
+
+    private func log(_ result: Result<HTTPResponse, SourceError>, retries: Int) {
+        let milliseconds = (DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1_000_000
+        let outcome: String
+        let bytes: Int
+        switch result {
+        case .success(let response): (outcome, bytes) = ("\(response.status)", response.body.count)
+        case .failure(let error): (outcome, bytes) = ("failed (\(error))", 0)
+        }
+        let retryText = retries == 1 ? "1 retry" : "\(retries) retries"
+        let route = transport.routeNote(for: request).map { ", \($0)" } ?? ""
+        var metadata: Logger.Metadata = [:]
+        if let sourceID = configuration.sourceID { metadata["source"] = .string(sourceID) }
+        configuration.logger.info(
+            "\(request.method.rawValue) \(request.redactedURL) → \(outcome), \(bytes) bytes, \(milliseconds) ms, \(retryText)\(route)",
+            metadata: metadata)
+    }
+}
+
+extension SourceError {
+    fileprivate func prefixedRetries(_ retries: Int) -> SourceError {
+        retries == 0 ? self : withMessage("\(message) (after \(retries) \(retries == 1 ? "retry" : "retries"))")
+    }
+}
