@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: - Domain
@@ -57,6 +58,9 @@ let package = Package(
         // posix_spawn for the exec provider's programs: default signal mask and actions, a process group of
         // their own, only stdin/stdout/stderr inherited (`_np` file actions Swift cannot call portably).
         .target(name: "CProcessSpawn"),
+        // `--jq` on the system's libjq (libjq-dev), as the SQLite store links the system's SQLite: the jq
+        // language is the library's; a missing header stops the build naming the package to install.
+        .target(name: "CJQ", linkerSettings: [.linkedLibrary("jq")]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -89,10 +93,12 @@ let package = Package(
         ]),
 
         // MARK: - Presentation
-        // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
+        // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress), and
+        // the output shapers: `--jq` (libjq) and `--template` (Mustache).
         .target(name: "Presentation", dependencies: [
-            "Domain",
+            "Domain", "CJQ",
             .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "Mustache", package: "swift-mustache"),
         ]),
 
         // MARK: - CLI
