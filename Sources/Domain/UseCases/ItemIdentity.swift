@@ -37,7 +37,7 @@ public enum ItemIdentity {
             return !name.hasPrefix("utm_") && !trackingParameters.contains(name)
         }
         if !kept.isEmpty {
-            key += "?" + kept.map { $0.value.map { value in "\($0.name)=\(value)" } ?? $0.name }.sorted()
+            key += "?" + kept.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.sorted()
                 .joined(separator: "&")
         }
         return key

@@ -42,11 +42,8 @@ public struct ShapeItemsUseCase: Sendable {
         var dropped = Set<ItemPosition>()
         for key in order {
             guard let group = groups[key], group.count > 1 else { continue }
-            let item = { (position: ItemPosition) in report.sources[position.source].items[position.item] }
-            var kept = group[0]
-            for position in group.dropFirst() where ItemIdentity.richness(of: item(position)) > ItemIdentity.richness(of: item(kept)) {
-                kept = position
-            }
+            let richness = group.map { ItemIdentity.richness(of: report.sources[$0.source].items[$0.item]) }
+            let kept = group[richness.indices.max { richness[$0] < richness[$1] }!]  // ties: the first
             var alsoIn: [String] = []
             for position in group where position != kept {
                 dropped.insert(position)

@@ -49,62 +49,80 @@ public final class JQFilter: Sendable {
         public var description: String { messages }
     }
 
-    /// The compiled program, owned here and freed once, in `deinit`.
-    private struct Program: ~Copyable {
-        let pointer: OpaquePointer
-        deinit { JQFilter.libjq.withLock { _ in aggregate_jq_free(pointer) } }
+    /// Every compiled program of the process, by filter, behind the one lock every call into libjq holds
+    /// (see the type's comment). The pointers never leave it.
+    private struct Programs: ~Copyable {
+        var byID: [Int: OpaquePointer] = [:]
+        var nextID = 0
     }
 
-    /// Every call into libjq holds this (see the type's comment).
-    private static let libjq = Mutex(())
+    private static let libjq = Mutex(Programs())
 
-    private let program: Mutex<Program>
+    private let id: Int
     public let expression: String
     private let compact: Bool
 
     /// - Parameter compact: one result per line (`jq -c`), for NDJSON; else indented as jq does by default.
     /// - Throws: `CompileError` with jq's messages.
     public init(_ expression: String, compact: Bool) throws(CompileError) {
-        var messages = aggregate_jq_buffer()
-        defer { aggregate_jq_buffer_free(&messages) }
-        let compiled = Self.libjq.withLock { _ in aggregate_jq_compile(expression, &messages) }
-        guard let compiled else { throw CompileError(messages: Self.string(messages)) }
-        self.program = Mutex(Program(pointer: compiled))
+        let compiled: Result<Int, CompileError> = Self.libjq.withLock { programs in
+            var messages = aggregate_jq_buffer()
+            defer { aggregate_jq_buffer_free(&messages) }
+            guard let program = aggregate_jq_compile(expression, &messages) else {
+                return .failure(CompileError(messages: Self.string(messages)))
+            }
+            programs.nextID += 1
+            programs.byID[programs.nextID] = program
+            return .success(programs.nextID)
+        }
+        self.id = try compiled.get()
         self.expression = expression
         self.compact = compact
     }
 
+    deinit {
+        Self.libjq.withLock { programs in
+            aggregate_jq_free(programs.byID.removeValue(forKey: id))
+        }
+    }
+
     /// Runs the expression on one JSON text (`json`: UTF-8 bytes of one value).
     public func run(_ json: [UInt8]) -> Output {
-        var output = aggregate_jq_buffer()
-        var messages = aggregate_jq_buffer()
-        defer {
-            aggregate_jq_buffer_free(&output)
-            aggregate_jq_buffer_free(&messages)
-        }
-        var code: Int32 = 0
-        let status = program.withLock { program in
-            Self.libjq.withLock { _ in
-                json.withUnsafeBufferPointer { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { text in
-                        aggregate_jq_run(
-                            program.pointer, text.baseAddress ?? "", text.count, compact ? 1 : 0, &output, &messages, &code)
-                    }
+        let json = json.isEmpty ? Array("null".utf8) : json  // jq reads no value from nothing; never our case
+        let (id, compact) = (self.id, self.compact)
+        return Self.libjq.withLock { programs in
+            var output = aggregate_jq_buffer()
+            var messages = aggregate_jq_buffer()
+            defer {
+                aggregate_jq_buffer_free(&output)
+                aggregate_jq_buffer_free(&messages)
+            }
+            var code: Int32 = 0
+            let status = json.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { text in
+                    aggregate_jq_run(
+                        programs.byID[id], text.baseAddress!, text.count, compact ? 1 : 0, &output, &messages, &code)
                 }
             }
+            let text = Self.bytes(output)
+            let message = Self.string(messages)
+            switch status {
+            case AGGREGATE_JQ_OK:
+                return Output(text: text, failure: nil)
+            case AGGREGATE_JQ_HALTED:
+                return Output(text: text, failure: Failure(message: message, messageIsJSON: false, haltCode: code))
+            case AGGREGATE_JQ_ERROR:
+                return Output(text: text, failure: Failure(message: message, messageIsJSON: code == 1, haltCode: nil))
+            default:
+                // Our own renderers wrote the input; jq not reading it is a bug, reported as jq would.
+                return Output(text: text, failure: Failure(message: message, messageIsJSON: false, haltCode: nil))
+            }
         }
-        let text = output.bytes.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: output.length)) } ?? []
-        switch status {
-        case AGGREGATE_JQ_OK:
-            return Output(text: text, failure: nil)
-        case AGGREGATE_JQ_HALTED:
-            return Output(text: text, failure: Failure(message: Self.string(messages), messageIsJSON: false, haltCode: code))
-        case AGGREGATE_JQ_ERROR:
-            return Output(text: text, failure: Failure(message: Self.string(messages), messageIsJSON: code == 1, haltCode: nil))
-        default:
-            // Our own renderers wrote the input; jq not reading it is a bug, reported as jq would.
-            return Output(text: text, failure: Failure(message: Self.string(messages), messageIsJSON: false, haltCode: nil))
-        }
+    }
+
+    private static func bytes(_ buffer: aggregate_jq_buffer) -> [UInt8] {
+        guard let bytes = buffer.bytes else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: buffer.length))
     }
 
     private static func string(_ buffer: aggregate_jq_buffer) -> String {

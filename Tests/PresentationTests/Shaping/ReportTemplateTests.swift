@@ -33,9 +33,12 @@ struct ReportTemplateTests {
         #expect(text == "Buy &quot;milk&quot;, eggs | bread\nand 日本語 café 👍|3|2026-11-20T08:00:00Z")
     }
 
-    @Test("relative dates", arguments: [(30.0, "just now"), (300, "5 min ago"), (3 * 3600 + 59, "3 h ago"),
-                                        (2 * 86_400, "2 d ago"), (-4 * 3600, "in 4 h")])
-    func relative(_ pair: (Double, String)) throws {
+    static let relativeCases: [(seconds: Double, text: String)] = [
+        (30, "just now"), (300, "5 min ago"), (3 * 3600 + 59, "3 h ago"), (2 * 86_400, "2 d ago"), (-4 * 3600, "in 4 h"),
+    ]
+
+    @Test("relative dates", arguments: relativeCases)
+    func relative(_ pair: (seconds: Double, text: String)) throws {
         var report = SampleReports.empty
         report.sources = [SourceReport(descriptor: SampleReports.descriptor("a", "files"), status: .ok,
                                        items: [Item(kind: .record, id: "1", title: "t", date: now.addingTimeInterval(-pair.0))])]
