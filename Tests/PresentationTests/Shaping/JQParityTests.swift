@@ -64,7 +64,8 @@ struct JQParityTests {
         writer.flush()
         #expect(collected.stdout == expected.stdout)
         #expect(JQProgram.messages(of: collected.stderr) == JQProgram.messages(of: expected.stderr))
-        #expect((collected.stderr.isEmpty ? 0 : 5) == expected.status)
+        // jq 1.6 exits with the status of the last input only (1.7 exits 5 if any failed, as we do: see the
+        // end-to-end test); what it printed is what matters here.
     }
 
     @Test("a syntax error gives jq's own messages", arguments: [".items[", "map(", ".a | | .b", "foo(1)", "{a:}"])
