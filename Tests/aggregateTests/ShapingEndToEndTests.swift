@@ -97,9 +97,41 @@ struct ShapingEndToEndTests {
         #expect(broken.stderr.contains("template line 3"))
     }
 
+    @Test("watch -f ndjson --dedupe --jq: each story once across sources and cycles, through the filter")
+    func watch() async throws {
+        let manifest = Self.manifest.replacingOccurrences(of: #""timeoutSeconds": 60"#, with: #""timeoutSeconds": 60, "refreshSeconds": 0.2"#)
+        let sandbox = try Sandbox(manifest: manifest, files: Self.files)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        let watch = try LiveProcess.start(
+            Aggregate.binary,
+            ["watch", "-f", "ndjson", "--dedupe", "title", "--jq", #""\(.source)/\(.id)""#, "--stop-after", "120",
+             "--manifest", sandbox.manifestPath],
+            environment: environment)
+        let firstCycles = await watch.waitFor { stdout, _ in stdout.split(separator: "\n").count >= 4 }
+        // A later cycle of news brings a copy of blog's story (dropped) and a new one (shown).
+        let news = sandbox.root.appendingPathComponent("data/news.ndjson")
+        let more = #"{"id": "n4", "title": "a blog post", "url": "https://example.com/n4"}"# + "\n"
+            + #"{"id": "n5", "title": "Fresh", "url": "https://example.com/n5"}"# + "\n"
+        try Data((Self.files["data/news.ndjson", default: ""] + more).utf8).write(to: news)
+        let sawFresh = await watch.waitFor { stdout, _ in stdout.contains("news/n5") }
+        watch.signal(SIGTERM)
+        let result = await watch.finish()
+
+        #expect(firstCycles && sawFresh, "stderr: \(result.stderr)")
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        // The two sources' first cycles start in either order: the story's first copy is the one shown.
+        #expect(lines.count == 5, "\(lines)")
+        #expect(Set(lines).isSuperset(of: ["blog/b2", "news/n2", "news/n3", "news/n5"]))
+        #expect(lines.contains("news/n1") != lines.contains("blog/b1"))
+        #expect(!lines.contains("news/n4"))
+    }
+
     @Test("bad combinations are usage errors", arguments: [
         ["--jq", ".", "-f", "table"], ["--jq", ".", "--template", "x"], ["--template", "x", "-f", "json"],
-        ["--since", "yesterday"], ["--dedupe", "guid"],
+        ["--since", "yesterday"], ["--dedupe", "guid"], ["watch", "-f", "json", "--jq", "."],
     ])
     func usage(_ arguments: [String]) async throws {
         #expect(try await run(arguments).status == 64)
