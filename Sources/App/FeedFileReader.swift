@@ -3,14 +3,16 @@ import FeedParsing
 import FilesProvider
 import Foundation
 
-/// Lets the files provider read feed files (`.rss`, `.atom`, `.rdf`, `.xml`, any file that starts like XML, or
-/// `"format": "feed"`) through the same parser as the feed provider: one row per entry, in document order.
+/// Lets the files provider read feed files (`.rss`, `.atom`, `.rdf`, `.xml`, any file that starts like XML,
+/// or `"format": "feed"`) through the same parser as the feed provider: one row per entry, in document order.
 ///
 /// Rows carry the entry's item fields plus `id`, `title`, `url` and `date`, the names the files provider's
 /// default field mapping looks for. A row's `line` is the entry's position (1-based): SAX gives no lines.
 struct FeedFileReader: RecordFileReader {
     var format: String { "feed" }
     var fileExtensions: [String] { ["rss", "atom", "rdf", "xml"] }
+
+    func recognizes(leadingBytes: [UInt8]) -> Bool { XMLSniffer.looksLikeXML(leadingBytes) }
 
     func readRows(
         at url: URL, cancellation: CancellationToken, row: (FileRow) throws(SourceError) -> Void
@@ -31,7 +33,7 @@ struct FeedFileReader: RecordFileReader {
         let item = entry.toItem(in: Feed(entries: []))
         var fields = item.fields
         fields["id"] = .string(entry.id)
-        fields["title"] = .string(item.title)  // the feed provider's title, "(untitled)" included: one rule for both
+        fields["title"] = .string(item.title)  // `(untitled)` as in the feed provider, not the id
         fields["url"] = entry.link.map { .string($0.absoluteString) }
         fields["date"] = item.date.map { .string(ISO8601.string(from: $0)) }
         return fields

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +25,10 @@ final class OutputReader: Sendable {
     /// `stop()` never writes to a descriptor that was closed (and perhaps reused).
     private let wake: (read: Int32, write: Int32)
 
+    /// Copies of the output pipes' read ends, open until the reader is gone, for `writersRemain()` (the
+    /// reading thread closes its own when a stream ends, and a closed number may be reused).
+    private let watched: Mutex<[Int32]> = Mutex([])
+
     init() throws(ChildProcess.Failure) {
         wake = try ChildProcess.pipeDescriptors()
         _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)  // a full wake pipe already says stop
@@ -32,6 +37,16 @@ final class OutputReader: Sendable {
     deinit {
         close(wake.read)
         close(wake.write)
+        for descriptor in watched.withLock({ $0 }) { close(descriptor) }
+    }
+
+    /// Whether anything still holds a write end of stdout or stderr. False once every writer closed, even
+    /// while this reader has not yet read all they wrote (a loaded machine, a slow consumer): it then
+    /// reaches their end by itself. Any thread.
+    func writersRemain() -> Bool {
+        var polled = watched.withLock { $0 }.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard !polled.isEmpty, poll(&polled, nfds_t(polled.count), 0) >= 0 else { return true }
+        return polled.contains { $0.revents & Int16(POLLHUP) == 0 }
     }
 
     /// Starts reading on a new thread. `onData` gets every chunk in the order read, never two at once;
@@ -40,6 +55,7 @@ final class OutputReader: Sendable {
         stdout: FileHandle, stderr: FileHandle, onData: @escaping @Sendable (Stream, Data) -> Void,
         onEnd: @escaping @Sendable (Stream) -> Void
     ) {
+        watched.withLock { $0 = [stdout, stderr].map { fcntl($0.fileDescriptor, F_DUPFD_CLOEXEC, 0) }.filter { $0 >= 0 } }
         let thread = Thread { [self] in
             drain([(.stdout, stdout), (.stderr, stderr)], onData: onData, onEnd: onEnd)
         }
@@ -62,7 +78,12 @@ final class OutputReader: Sendable {
             var polled = open.map { pollfd(fd: $0.1.fileDescriptor, events: Int16(POLLIN), revents: 0) }
             polled.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0))
             guard poll(&polled, nfds_t(polled.count), -1) >= 0 || errno == EINTR else { break }
-            if polled[open.count].revents != 0 { break }
+            if polled[open.count].revents != 0 {
+                // What the program wrote before it exited is still in the pipes when this reader is behind
+                // (a loaded machine, a slow consumer): take it, so nothing the program said is lost.
+                for (stream, handle) in open { readWhatIsBuffered(handle.fileDescriptor, into: &buffer) { onData(stream, $0) } }
+                break
+            }
             var ended: Set<Int> = []
             for index in open.indices where polled[index].revents != 0 {
                 let count = read(polled[index].fd, &buffer, buffer.count)
@@ -81,6 +102,25 @@ final class OutputReader: Sendable {
         for (stream, handle) in open {
             try? handle.close()
             onEnd(stream)
+        }
+    }
+
+    /// Reads the bytes in `descriptor`'s pipe right now, and no more: a process that still holds the pipe
+    /// and keeps writing cannot hold the reader.
+    private func readWhatIsBuffered(_ descriptor: Int32, into buffer: inout [UInt8], _ onData: (Data) -> Void) {
+        var available: Int32 = 0
+        guard ioctl(descriptor, UInt(FIONREAD), &available) == 0 else { return }
+        var left = Int(available)
+        while left > 0 {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, min(left, $0.count)) }
+            if count > 0 {
+                onData(Data(buffer[0..<count]))
+                left -= count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
         }
     }
 }

@@ -33,7 +33,10 @@ extension ProgramRun {
                 after(gracePeriod) { $0.giveUpElapsed() }
             case .scheduleOutputCheck:
                 DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [self] in
-                    perform(state.withLock { $0.lifecycle.exitGraceElapsed(outputOpen: $0.openOutputs > 0) })
+                    // Open outputs with no writer left only mean the reader is behind: it reaches their end.
+                    let reader = state.withLock { $0.openOutputs > 0 ? $0.reader : nil }
+                    let held = reader?.writersRemain() ?? false
+                    perform(state.withLock { $0.lifecycle.exitGraceElapsed(outputOpen: held && $0.openOutputs > 0) })
                 }
             case .pollGroup:
                 DispatchQueue.global().asyncAfter(deadline: .now() + Self.groupPollInterval) { [self] in

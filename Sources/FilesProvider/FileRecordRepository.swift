@@ -56,35 +56,38 @@ public struct FileRecordRepository: Sendable {
             }
             return reader
         }
+        if let leadingBytes = Self.leadingBytes(of: url),
+            let reader = readers.first(where: { $0.recognizes(leadingBytes: leadingBytes) })
+        {
+            return reader
+        }
         let fileExtension = url.pathExtension.lowercased()
-        if let reader = readers.first(where: { $0.fileExtensions.contains(fileExtension) }) { return reader }
-        // No extension says: a document that starts like XML (after a BOM, whitespace or comments) is a feed.
-        if Self.startsLikeXML(url), let feedReader = readers.first(where: { $0.format == "feed" }) { return feedReader }
-        let what = fileExtension.isEmpty ? "a file without an extension" : "'.\(fileExtension)' files"
-        throw SourceError(.configuration, "cannot tell the format of \(what); set \"format\" to one of \(known)")
+        guard let reader = readers.first(where: { $0.fileExtensions.contains(fileExtension) }) else {
+            let what = fileExtension.isEmpty ? "a file without an extension" : "'.\(fileExtension)' files"
+            throw SourceError(.configuration, "cannot tell the format of \(what); set \"format\" to one of \(known)")
+        }
+        return reader
     }
 
-    /// Whether the file's first bytes, past a UTF-8 BOM, whitespace and XML comments, are `<` of a declaration
-    /// or an element.
-    static func startsLikeXML(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
-        var index = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index < head.count {
-            let byte = head[index]
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                index += 1
-            } else if head[index...].starts(with: Array("<!--".utf8)) {
-                guard let end = head[index...].firstRange(of: Array("-->".utf8)) else { return false }
-                index = end.upperBound
-            } else {
-                return byte == UInt8(ascii: "<") && index + 1 < head.count
-                    && (head[index + 1] == UInt8(ascii: "?") || (head[index + 1] | 0x20) >= UInt8(ascii: "a")
-                        && (head[index + 1] | 0x20) <= UInt8(ascii: "z"))
+    /// How much of a file `RecordFileReader.recognizes(leadingBytes:)` sees: enough for byte order marks,
+    /// white space and an XML declaration, little enough to cost nothing per file.
+    private static let sniffLength = 512
+
+    /// The first `sniffLength` bytes of the file, or nil when it cannot be read (the reader chosen by the
+    /// extension then reports why).
+    private static func leadingBytes(of url: URL) -> [UInt8]? {
+        guard let input = try? FileInput(url: url) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: sniffLength)
+        var count = 0
+        while count < sniffLength {
+            let read: Int? = bytes.withUnsafeMutableBytes { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                return try? input.readChunk(into: base + count, count: sniffLength - count)
             }
+            guard let read, read > 0 else { break }
+            count += read
         }
-        return false
+        return Array(bytes.prefix(count))
     }
 
     // MARK: - Paths

@@ -9,8 +9,9 @@ import ProviderKit
 ///   "options": { "paths": ["Examples/data/*.json", "Examples/data/*.csv"],
 ///                "fields": { "title": "name", "date": "createdAt" } } }
 /// ```
-/// Other formats plug in as `RecordFileReader`s (the feed reader for `.rss`/`.atom`/`.xml`), passed by the
-/// composition root; their `format` names become valid `format` values and their extensions are detected.
+/// Other formats plug in as `RecordFileReader`s (the feed reader for `.rss`/`.atom`/`.rdf`/`.xml` and any file
+/// that starts like XML), passed by the composition root; their `format` names become valid `format` values,
+/// their extensions are detected, and so is content they recognise.
 public struct FilesProvider {
     private let additionalReaders: [any RecordFileReader]
 
@@ -40,7 +41,8 @@ extension FilesProvider: Provider {
             OptionSpec(
                 "format", "string", default: "auto",
                 help: "One of \(formats.joined(separator: ", ")); auto picks by extension: .json, .ndjson/.jsonl, .csv"
-                    + (additionalReaders.isEmpty ? "" : ", " + additionalReaders.flatMap(\.fileExtensions).map { "." + $0 }.joined(separator: "/"))),
+                    + (additionalReaders.isEmpty ? "" : ", " + additionalReaders.flatMap(\.fileExtensions).map { "." + $0 }.joined(separator: "/")
+                        + ", and by content where a format can tell (a feed under any name)")),
             OptionSpec(
                 "fields", "object", default: "title ← title/name/subject, id ← id/uuid/key, date ← date/createdAt/updated/timestamp, url ← url/link/href",
                 help: "Which field becomes the item's title, id, date and url, e.g. {\"title\": \"name\", \"date\": \"createdAt\"}"),

@@ -13,8 +13,8 @@ public struct FileRow: Sendable, Hashable {
 }
 
 /// Reads one file format into rows. The built-in readers cover JSON, NDJSON and CSV; this protocol is the
-/// extension point for formats other targets parse (feeds: `.rss`, `.atom`, `.xml`), which the composition
-/// root passes to `FilesProvider(additionalReaders:)`.
+/// extension point for formats other targets parse (feeds: `.rss`, `.atom`, `.rdf`, `.xml`, or any file
+/// that starts like XML), which the composition root passes to `FilesProvider(additionalReaders:)`.
 ///
 /// A reader streams: it calls `row` as each row is read, so the repository never needs the whole file in
 /// memory unless the format itself demands it. Errors are `SourceError`s whose message is about the file's
@@ -22,14 +22,24 @@ public struct FileRow: Sendable, Hashable {
 public protocol RecordFileReader: Sendable {
     /// The `format` option value that selects this reader ("csv", "feed").
     var format: String { get }
-    /// Lower-case file extensions that `"format": "auto"` maps to this reader (["rss", "atom", "xml"]).
+    /// Lower-case file extensions that `"format": "auto"` maps to this reader (["rss", "atom", "rdf", "xml"]).
     var fileExtensions: [String] { get }
+
+    /// Whether a file that starts with these bytes (its first 512, or all of a shorter file) can only be
+    /// this reader's format. With `"format": "auto"` a reader that recognises the content wins over the
+    /// file's extension, so a feed saved as `.rdf`, `.php` or without an extension is still read as a feed.
+    /// Most formats cannot tell (CSV is any text) and keep the default, false.
+    func recognizes(leadingBytes: [UInt8]) -> Bool
 
     /// Reads the file at `url`, calling `row` for each row in file order. Checks `cancellation` regularly
     /// and throws `SourceError.cancelled` when it is set.
     func readRows(
         at url: URL, cancellation: CancellationToken, row: (FileRow) throws(SourceError) -> Void
     ) throws(SourceError)
+}
+
+extension RecordFileReader {
+    public func recognizes(leadingBytes: [UInt8]) -> Bool { false }
 }
 
 extension SourceError {

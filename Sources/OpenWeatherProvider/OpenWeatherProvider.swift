@@ -18,8 +18,9 @@ import ProviderKit
 /// Items: `kind: "weather"`, `id` = the city as asked for, `title` = the place's name, `subtitle` like
 /// `Clouds, 21.3 °C`, `date` = observation time. `fields` keys (absent when the service omits them):
 /// `condition`, `description`, `units`, `temperature`, `temperatureUnit`, `feelsLike`, `temperatureMin`,
-/// `temperatureMax`, `humidity` (%), `pressure` (hPa), `windSpeed`, `windSpeedUnit`, `windDirection` (°),
-/// `cloudiness` (%), `visibility` (m), `rainLastHour`, `snowLastHour` (mm), `country`, `utcOffsetSeconds`.
+/// `temperatureMax`, `humidity` (%), `pressure`, `seaLevelPressure`, `groundLevelPressure` (hPa), `windSpeed`,
+/// `windGust`, `windSpeedUnit`, `windDirection` (°), `cloudiness` (%), `visibility` (m), `rainLastHour`,
+/// `snowLastHour` (mm), `country`, `utcOffsetSeconds`. Numbers are kept as sent (`1020.95`, never `1021`).
 public struct OpenWeatherProvider: Provider {
     public static let defaultBaseURL = URL(string: "https://api.openweathermap.org")!
 

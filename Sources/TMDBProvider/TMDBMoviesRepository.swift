@@ -50,7 +50,7 @@ extension TMDBMoviesRepository: MoviesRepository {
             MoviesPageResponseDTO.self, request(for: query, page: page), cancellation: cancellation,
             serviceMessage: { TMDBErrorDTO.message(in: $0.body) }
         ) { result in
-            completion(result.map { $0.toDomain(imageBaseURL: imageBaseURL) })
+            completion(result.flatMap { $0.toDomain(imageBaseURL: imageBaseURL) })
         }
     }
 }

@@ -105,4 +105,30 @@ struct WatcherTests {
         clock.advance(600)
         #expect(log.finished.count == 2, "a stopped watch runs nothing more")
     }
+
+    @Test("a source the watch's own stop cuts short is not reported: stopping is no news of the source")
+    func stopIsNoNews() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-watcher-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let marker = directory.appendingPathComponent("started")
+        let script = directory.appendingPathComponent("slow.sh")
+        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 30\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let manifest = directory.appendingPathComponent("manifest.json")
+        try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "options": {"command": ["./slow.sh"]}}]}"#.utf8)
+            .write(to: manifest)
+        let container = try AppDIContainer.load(
+            manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let log = WatchLog()
+        let watcher = try Watcher(container: container, options: Watcher.Options(), observer: log, clock: clock)
+        watcher.start()
+        clock.advance(6)
+        for _ in 0..<600 where !FileManager.default.fileExists(atPath: marker.path) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(FileManager.default.fileExists(atPath: marker.path), "the program is running")
+        await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }
+        #expect(log.finished.isEmpty)
+    }
 }

@@ -2,6 +2,7 @@ import Domain
 import ExecProvider
 import Foundation
 import ProviderTesting
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -289,6 +290,27 @@ struct ExecRecordRepositoryTests {
         #expect(counts.count == 2)
         #expect(counts.first.map { $0 < 1_000_000 } == true)
         #expect(counts.last.map { $0 > 1_000_000 } == true)  // the whole input: the config and the envelope
+    }
+
+    @Test("a consumer still busy when the program has long exited loses none of its lines, and no warning says it left anything")
+    func slowConsumer() async throws {
+        let scripts = try ScriptDirectory()
+        let program = try scripts.script("quick.sh", #"""
+            echo '{"type":"item","id":"0"}'
+            sleep 0.2
+            i=1
+            while [ $i -lt 1000 ]; do echo "{\"type\":\"item\",\"id\":\"$i\"}"; i=$((i + 1)); done
+            """#)
+        let command = ExecCommand(sourceID: "quick", argv: [program], baseDirectory: scripts.url)
+        let first = Atomic(true)
+        // The first line's batch is held four grace periods: the program writes the rest and exits meanwhile.
+        let result = await stream(command, gracePeriod: 0.3) { _ in
+            if first.exchange(false, ordering: .relaxed) { Thread.sleep(forTimeInterval: 1.2) }
+        }
+        #expect(result.error == nil)
+        #expect(result.records.count == 1000)
+        #expect(result.records.last?.id == "999")
+        #expect(result.warnings.isEmpty)
     }
 
     @Test("heavy stdout and stderr together neither deadlock nor lose lines; unread input does not hurt")

@@ -80,7 +80,8 @@ struct StreamResult: Sendable {
 /// thread) until its completion.
 func stream(
     _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
-    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil
+    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil,
+    consumer: @escaping @Sendable ([Record]) -> Void = { _ in }
 ) async -> StreamResult {
     let repository = ExecRecordRepository(
         command: command, logger: logger, gracePeriod: gracePeriod,
@@ -89,7 +90,10 @@ func stream(
     return await withCheckedContinuation { continuation in
         repository.streamRecords(
             cancellation: CancellationToken(deadline: .now() + timeout), lingering: lingering,
-            onRecords: { records in result.withLock { $0.records.append(contentsOf: records) } },
+            onRecords: { records in
+                consumer(records)
+                result.withLock { $0.records.append(contentsOf: records) }
+            },
             onWarning: { warning in result.withLock { $0.warnings.append(warning) } },
             completion: { error in
                 result.withLock { $0.error = error }

@@ -15,9 +15,10 @@ func fixture(_ name: String) throws -> URL {
     return url
 }
 
-/// A client with short backoff so retry tests stay quick.
+/// A client with short backoff so retry tests stay quick, and a roomy request timeout so a loaded machine
+/// only makes them slower.
 func makeClient(
-    connections: Int = 4, requestTimeout: TimeInterval = 10, maxRetries: Int = 2,
+    connections: Int = 4, requestTimeout: TimeInterval = SourceRunner.roomyTimeout, maxRetries: Int = 2,
     maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) -> URLSessionHTTPClient {
     URLSessionHTTPClient(configuration: HTTPClientConfiguration(

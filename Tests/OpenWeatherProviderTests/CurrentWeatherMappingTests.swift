@@ -22,7 +22,8 @@ struct CurrentWeatherMappingTests {
         let expected: [String: JSONValue] = [
             "condition": "Rain", "description": "moderate rain", "units": "standard", "temperature": 298.48,
             "temperatureUnit": "K", "feelsLike": 298.74, "temperatureMin": 297.56, "temperatureMax": 300.05,
-            "humidity": 64, "pressure": 1015, "windSpeed": 0.62, "windSpeedUnit": "m/s", "windDirection": 349,
+            "humidity": 64, "pressure": 1015, "seaLevelPressure": 1015, "groundLevelPressure": 933,
+            "windSpeed": 0.62, "windGust": 1.18, "windSpeedUnit": "m/s", "windDirection": 349,
             "cloudiness": 100, "visibility": 10000, "rainLastHour": 3.16, "country": "IT", "utcOffsetSeconds": 7200,
         ]
         #expect(item.fields == expected)

@@ -18,6 +18,8 @@ enum Fixture: String {
     case invalidKey = "jdrouet_invalid-api-key.json"
     case notFound = "jdrouet_resource-not-found.json"
     case validationError = "jdrouet_validation-error.json"
+    case tvSearch = "jdrouet_search-tv.json"
+    case multiSearch = "jdrouet_search-multi.json"
 
     var url: URL {
         get throws {

@@ -200,7 +200,7 @@ public final class Watcher: Sendable {
 
     private func finished(_ outcome: RunOutcome) {
         let now = clock.now
-        let (nexts, stopped, wakeAt, generation) = state.withLock { state in
+        let (nexts, stopped, wakeAt, generation, stopping) = state.withLock { state in
             var nexts: [Date?] = []
             for report in outcome.report.sources {
                 state.schedule.finished(report.id, report: report, at: now, random: &state.random)
@@ -211,9 +211,10 @@ public final class Watcher: Sendable {
             var stopped: [@Sendable () -> Void] = []
             if state.isStopping, state.runsInFlight == 0 { swap(&stopped, &state.stopped) }
             state.timerGeneration += 1
-            return (nexts, stopped, state.isStopping ? nil : state.schedule.nextWake, state.timerGeneration)
+            return (nexts, stopped, state.isStopping ? nil : state.schedule.nextWake, state.timerGeneration, state.isStopping)
         }
-        for (report, next) in zip(outcome.report.sources, nexts) {
+        // A source the watch's own stop cut short (it reports `timeout`) is no news of the source.
+        for (report, next) in zip(outcome.report.sources, nexts) where !(stopping && report.status == .timeout) {
             observer?.watch(didFinish: report, next: next)
         }
         for completion in stopped { completion() }

@@ -58,7 +58,8 @@ public struct FeedEntry: Sendable, Hashable {
     public var published: Date?
     public var updated: Date?
     public var enclosureURL: URL?
-    /// The published/updated text as the feed wrote it, when it could not be read as a date: kept, not lost.
+    /// The published and updated dates as written, when they could not be read (`published`/`updated` is
+    /// then nil): an unknown format or language loses no information.
     public var publishedRaw: String?
     public var updatedRaw: String?
 
@@ -80,4 +81,7 @@ public struct FeedEntry: Sendable, Hashable {
         self.publishedRaw = publishedRaw
         self.updatedRaw = updatedRaw
     }
+
+    /// What an entry without a title is called, by every provider that shows entries (`feed`, `files`).
+    public static let untitledTitle = "(untitled)"
 }

@@ -36,8 +36,8 @@ public struct Movie: Sendable, Hashable {
     public var overview: String?
     /// Absent when the service has no date ("" in TMDB's responses).
     public var releaseDate: Date?
-    /// Genre names; nil when the service said nothing about genres (not the same as none).
-    public var genres: [String]?
+    /// Empty when the service lists none; the item then has no `genres` field.
+    public var genres: [String]
     public var voteAverage: Double?
     public var voteCount: Int?
     public var popularity: Double?
@@ -48,7 +48,7 @@ public struct Movie: Sendable, Hashable {
 
     public init(
         id: Int, title: String, originalTitle: String? = nil, overview: String? = nil, releaseDate: Date? = nil,
-        genres: [String]? = nil, voteAverage: Double? = nil, voteCount: Int? = nil, popularity: Double? = nil,
+        genres: [String] = [], voteAverage: Double? = nil, voteCount: Int? = nil, popularity: Double? = nil,
         posterURL: URL? = nil, originalLanguage: String? = nil, pageURL: URL? = nil
     ) {
         self.id = id
@@ -72,14 +72,14 @@ public struct MoviesPage: Sendable, Hashable {
     public var totalPages: Int
     public var totalResults: Int
     public var movies: [Movie]
-    /// Results on the page that were not movies (no title: a TV show's body, say), left out of `movies`.
-    public var notMovies: Int
+    /// Results of the page that were no movies (TV shows, people) and were left out; the source warns.
+    public var nonMovieCount: Int
 
-    public init(page: Int, totalPages: Int, totalResults: Int, movies: [Movie], notMovies: Int = 0) {
+    public init(page: Int, totalPages: Int, totalResults: Int, movies: [Movie], nonMovieCount: Int = 0) {
         self.page = page
         self.totalPages = totalPages
         self.totalResults = totalResults
         self.movies = movies
-        self.notMovies = notMovies
+        self.nonMovieCount = nonMovieCount
     }
 }

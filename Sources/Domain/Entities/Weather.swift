@@ -48,12 +48,16 @@ public struct Weather: Sendable, Hashable {
     public var feelsLike: Double?
     public var temperatureMin: Double?
     public var temperatureMax: Double?
-    /// Measurements are kept as the service reported them (1020.95 hPa stays 1020.95).
-    /// Relative humidity, percent.
+    /// Relative humidity, percent. Numbers below are kept as the service wrote them: `1020.95` hPa stays
+    /// `1020.95`, `1021` stays `1021`.
     public var humidity: Double?
-    /// Sea-level pressure, hPa.
+    /// Atmospheric pressure (at sea level when the service gives no ground-level value), hPa.
     public var pressure: Double?
+    /// Pressure at sea level and at ground level, hPa, when the service gives them apart.
+    public var seaLevelPressure: Double?
+    public var groundLevelPressure: Double?
     public var windSpeed: Double?
+    public var windGust: Double?
     /// Meteorological degrees.
     public var windDirection: Double?
     /// Cloud cover, percent.
@@ -68,8 +72,10 @@ public struct Weather: Sendable, Hashable {
         locationName: String, country: String? = nil, observedAt: Date, utcOffsetSeconds: Int? = nil,
         condition: String, conditionDescription: String, units: UnitSystem, temperature: Double,
         feelsLike: Double? = nil, temperatureMin: Double? = nil, temperatureMax: Double? = nil,
-        humidity: Double? = nil, pressure: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil,
-        cloudiness: Double? = nil, visibility: Double? = nil, rainLastHour: Double? = nil, snowLastHour: Double? = nil
+        humidity: Double? = nil, pressure: Double? = nil, seaLevelPressure: Double? = nil,
+        groundLevelPressure: Double? = nil, windSpeed: Double? = nil, windGust: Double? = nil,
+        windDirection: Double? = nil, cloudiness: Double? = nil, visibility: Double? = nil,
+        rainLastHour: Double? = nil, snowLastHour: Double? = nil
     ) {
         self.locationName = locationName
         self.country = country
@@ -84,7 +90,10 @@ public struct Weather: Sendable, Hashable {
         self.temperatureMax = temperatureMax
         self.humidity = humidity
         self.pressure = pressure
+        self.seaLevelPressure = seaLevelPressure
+        self.groundLevelPressure = groundLevelPressure
         self.windSpeed = windSpeed
+        self.windGust = windGust
         self.windDirection = windDirection
         self.cloudiness = cloudiness
         self.visibility = visibility

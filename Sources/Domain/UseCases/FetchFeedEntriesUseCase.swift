@@ -42,11 +42,11 @@ extension FeedEntry {
         fields["content"] = content.map(JSONValue.string)
         fields["published"] = published.map { .string(ISO8601.string(from: $0)) }
         fields["updated"] = updated.map { .string(ISO8601.string(from: $0)) }
-        fields["publishedRaw"] = publishedRaw.map(JSONValue.string)
-        fields["updatedRaw"] = updatedRaw.map(JSONValue.string)
         fields["enclosureURL"] = enclosureURL.map { .string($0.absoluteString) }
+        if published == nil { fields["publishedRaw"] = publishedRaw.map(JSONValue.string) }
+        if updated == nil { fields["updatedRaw"] = updatedRaw.map(JSONValue.string) }
         return Item(
-            kind: .entry, id: id, title: title ?? "(untitled)", subtitle: feed.title, url: link,
+            kind: .entry, id: id, title: title ?? Self.untitledTitle, subtitle: feed.title, url: link,
             date: published ?? updated, fields: fields
         )
     }

@@ -35,15 +35,18 @@ extension Weather {
         fields["feelsLike"] = feelsLike.map(JSONValue.double)
         fields["temperatureMin"] = temperatureMin.map(JSONValue.double)
         fields["temperatureMax"] = temperatureMax.map(JSONValue.double)
-        fields["humidity"] = humidity.map(JSONValue.number)
-        fields["pressure"] = pressure.map(JSONValue.number)
+        fields["humidity"] = humidity.map(Self.number)
+        fields["pressure"] = pressure.map(Self.number)
+        fields["seaLevelPressure"] = seaLevelPressure.map(Self.number)
+        fields["groundLevelPressure"] = groundLevelPressure.map(Self.number)
         if let windSpeed {
             fields["windSpeed"] = .double(windSpeed)
             fields["windSpeedUnit"] = .string(units.windSpeedSymbol)
         }
-        fields["windDirection"] = windDirection.map(JSONValue.number)
-        fields["cloudiness"] = cloudiness.map(JSONValue.number)
-        fields["visibility"] = visibility.map(JSONValue.number)
+        fields["windGust"] = windGust.map(JSONValue.double)
+        fields["windDirection"] = windDirection.map(Self.number)
+        fields["cloudiness"] = cloudiness.map(Self.number)
+        fields["visibility"] = visibility.map(Self.number)
         fields["rainLastHour"] = rainLastHour.map(JSONValue.double)
         fields["snowLastHour"] = snowLastHour.map(JSONValue.double)
         let temperatureText = JSONValue.double(temperature).displayText
@@ -55,5 +58,12 @@ extension Weather {
             date: observedAt,
             fields: fields
         )
+    }
+
+    /// A count-like reading as the service wrote it: whole numbers as integers (`1021`, `64`), fractions as
+    /// they are (`1020.95`), never rounded.
+    private static func number(_ value: Double) -> JSONValue {
+        if value.rounded() == value, let whole = Int(exactly: value) { return .int(whole) }
+        return .double(value)
     }
 }

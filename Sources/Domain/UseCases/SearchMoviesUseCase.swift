@@ -43,15 +43,10 @@ public struct SearchMoviesUseCase: ItemSource {
                     for (page, result) in zip(rest, results) {
                         labelled.append((label: "page \(page)", result: result.map(unique)))
                     }
-                    // Results without a movie title are not movies (a TV search's body): said, never shown as movies.
-                    let pagesRead = [firstPage] + results.compactMap { try? $0.get() }
-                    let notMovies = pagesRead.reduce(0) { $0 + $1.notMovies }
-                    if notMovies > 0 {
-                        if pagesRead.allSatisfy(\.movies.isEmpty) {
-                            return sink.fail(SourceError(.badResponse, Self.notMoviesMessage(notMovies, of: notMovies)))
-                        }
-                        let total = notMovies + pagesRead.reduce(0) { $0 + $1.movies.count }
-                        sink.warn("badResponse: " + Self.notMoviesMessage(notMovies, of: total))
+                    for page in [firstPage] + results.compactMap({ try? $0.get() }) where page.nonMovieCount > 0 {
+                        let count = page.movies.count + page.nonMovieCount
+                        sink.warn("page \(page.page): \(SourceError.Kind.badResponse.rawValue): \(page.nonMovieCount) of "
+                            + "\(count) results are not movies (no title: TV shows or people) and were left out")
                     }
                     if case .search(let text) = query.listing, let queries {
                         do throws(SourceError) { try queries.saveRecentQuery(text) } catch { sink.warn("recent queries: \(error.message)") }
@@ -61,19 +56,13 @@ public struct SearchMoviesUseCase: ItemSource {
             )
         }
     }
-
-    static func notMoviesMessage(_ count: Int, of total: Int) -> String {
-        count == total
-            ? "none of the \(total) results is a movie (no title): is this a movie listing?"
-            : "\(count) of \(total) results \(count == 1 ? "is" : "are") not a movie (no title) and \(count == 1 ? "was" : "were") left out"
-    }
 }
 
 extension Movie {
     /// Field keys are part of the output contract (README, "movie" items).
     public func toItem() -> Item {
         var fields: [String: JSONValue] = ["movieId": .int(id)]
-        fields["genres"] = genres.map { JSONValue.array($0.map(JSONValue.string)) }
+        if !genres.isEmpty { fields["genres"] = .array(genres.map(JSONValue.string)) }
         fields["originalTitle"] = originalTitle.map(JSONValue.string)
         fields["overview"] = overview.map(JSONValue.string)
         fields["voteAverage"] = voteAverage.map(JSONValue.double)
@@ -84,7 +73,7 @@ extension Movie {
         var subtitle: [String] = []
         if let releaseDate { subtitle.append(String(ISO8601.string(from: releaseDate).prefix(4))) }
         if let voteAverage { subtitle.append("★ \(JSONValue.double((voteAverage * 10).rounded() / 10).displayText)") }
-        if let genres, !genres.isEmpty { subtitle.append(genres.joined(separator: ", ")) }
+        if !genres.isEmpty { subtitle.append(genres.joined(separator: ", ")) }
         return Item(
             kind: .movie, id: String(id), title: title,
             subtitle: subtitle.isEmpty ? nil : subtitle.joined(separator: " · "),

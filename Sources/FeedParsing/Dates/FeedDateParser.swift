@@ -5,8 +5,7 @@ import Synchronization
 ///
 /// Hand-written over UTF-8 bytes because a feed has a date per entry and `DateFormatter` costs ~75 µs a
 /// date; this path costs about a microsecond. A few rarer shapes (asctime, slashes) fall back to formatters.
-/// Month and day names in other languages are rewritten in English first (`LocalizedDateNames`). Anything else
-/// is nil: the entry is kept without a date, and its raw text in the item's fields.
+/// Anything else is nil: the entry is kept without a date.
 public enum FeedDateParser {
     public static func date(from text: String) -> Date? {
         var text = text
@@ -17,45 +16,41 @@ public enum FeedDateParser {
             var rfc = DateScanner(bytes)
             return parseRFC822(&rfc)
         }
-        if let fast { return fast }
-        // Slower paths, only for what the fast one did not take: month names in other languages, then formatters.
-        if var english = LocalizedDateNames.english(text) {
-            let date = english.withUTF8 { bytes -> Date? in
-                var scanner = DateScanner(bytes)
-                return parseRFC822(&scanner)
-            }
-            if let date { return date }
-        }
-        return FallbackFormats.date(from: text)
+        return fast ?? FallbackFormats.date(from: text)
     }
 
     // MARK: - RFC 822
 
     /// `[Wkd,] DD Mon YY[YY] HH:MM[:SS] [zone]`, also with `-` between the date parts (RFC 850), the month
-    /// first (`Jul 6, 2014 …`), full month names, a missing time or zone (UTC).
+    /// first (`Jul 6, 2014 …`), full month names, a missing time or zone (UTC), and day and month names in
+    /// other languages (`Seg, 24 Set 2018`, `mar., 5 févr. 2019`, `24 de setembro de 2018`; `MonthNames`).
+    ///
+    /// Up to two words before the day are a weekday, in any language, unless no month name follows the day: then the
+    /// last of them is the month (`Jul 6, 2014`, `Sunday, July 6, 2014`). So weekday names that are also
+    /// month abbreviations elsewhere (Spanish and French `mar.` for Tuesday) are read by their place.
     private static func parseRFC822(_ scanner: inout DateScanner) -> Date? {
         scanner.skipSpaces()
-        var month: Int?
-        var day: Int?
-        if scanner.peekIsLetter {
-            let word = scanner.readWord()
-            if let index = monthIndex(word) {
-                month = index
-            }  // otherwise a weekday: skipped
+        var leadingWord: DateScanner.Word?
+        if scanner.peekIsWordStart {
+            leadingWord = scanner.readName()
             scanner.skipSeparators()
+            if scanner.peekIsWordStart {  // `Segunda-feira, 24 …`, `Sunday, July 6 …`
+                leadingWord = scanner.readName()
+                scanner.skipSeparators()
+            }
         }
-        if month == nil {
-            guard let value = scanner.readNumber(maxDigits: 2) else { return nil }
-            day = value
-            scanner.skipSeparators()
-            guard scanner.peekIsLetter, let index = monthIndex(scanner.readWord()) else { return nil }
-            month = index
+        guard let day = scanner.readNumber(maxDigits: 2) else { return nil }
+        scanner.skipSeparators()
+        let month: Int
+        if scanner.peekIsWordStart {
+            guard let named = readMonthName(&scanner) else { return nil }
+            month = named
         } else {
-            guard let value = scanner.readNumber(maxDigits: 2) else { return nil }
-            day = value
+            guard let leadingWord, let leadingMonth = MonthNames.month(of: leadingWord) else { return nil }
+            month = leadingMonth
         }
         scanner.skipSeparators()
-        guard let month, let day, let (rawYear, yearDigits) = scanner.readNumberWithCount(maxDigits: 4) else {
+        guard let (rawYear, yearDigits) = scanner.readNumberWithCount(maxDigits: 4) else {
             return nil
         }
         let year: Int
@@ -113,6 +108,22 @@ public enum FeedDateParser {
         guard let offset = readZone(&scanner, named: false) else { return nil }
         return makeDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                         nanoseconds: nanos, offsetSeconds: offset)
+    }
+
+    /// The month name after the day, past a `de`/`del` on either side of it; nil when the word there is not
+    /// a month name.
+    private static func readMonthName(_ scanner: inout DateScanner) -> Int? {
+        var word = scanner.readName()
+        if MonthNames.isConnective(word) {
+            scanner.skipSeparators()
+            word = scanner.readName()
+        }
+        guard let month = MonthNames.month(of: word) else { return nil }
+        scanner.skipSeparators()
+        if scanner.peekIsWordStart {
+            guard MonthNames.isConnective(scanner.readWord()) else { return nil }
+        }
+        return month
     }
 
     // MARK: - Zones
@@ -183,12 +194,12 @@ public enum FeedDateParser {
         case 0x707374: hours = -8  // PST
         case 0x706474: hours = -7  // PDT
         case 0x617374: hours = -4  // AST
-        case 0x616474: hours = -3  // ADT
+        case 0x616474, 0x627274: hours = -3  // ADT BRT
         case 0x616B7374: hours = -9  // AKST
         case 0x616B6474: hours = -8  // AKDT
         case 0x687374: hours = -10  // HST
-        case 0x627374, 0x636574, 0x77657374: hours = 1  // BST CET WEST
-        case 0x63657374, 0x656574: hours = 2  // CEST EET
+        case 0x627374, 0x636574, 0x77657374, 0x6D657A: hours = 1  // BST CET WEST MEZ
+        case 0x63657374, 0x656574, 0x6D65737A: hours = 2  // CEST EET MESZ
         case 0x65657374, 0x6D736B: hours = 3  // EEST MSK
         case 0x697374: hours = 5.5  // IST
         case 0x736774, 0x686B74, 0x61777374: hours = 8  // SGT HKT AWST
@@ -203,26 +214,6 @@ public enum FeedDateParser {
     }
 
     // MARK: - Calendar
-
-    /// A month from the first three letters of its name (any case), packed by `DateScanner.readWord`.
-    private static func monthIndex(_ word: DateScanner.Word) -> Int? {
-        guard word.length >= 3 else { return nil }
-        return switch word.prefix3 {
-        case 0x6A616E: 1  // jan
-        case 0x666562: 2  // feb
-        case 0x6D6172: 3  // mar
-        case 0x617072: 4  // apr
-        case 0x6D6179: 5  // may
-        case 0x6A756E: 6  // jun
-        case 0x6A756C: 7  // jul
-        case 0x617567: 8  // aug
-        case 0x736570: 9  // sep
-        case 0x6F6374: 10  // oct
-        case 0x6E6F76: 11  // nov
-        case 0x646563: 12  // dec
-        default: nil
-        }
-    }
 
     private static func makeDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                                  nanoseconds: Int, offsetSeconds: Int) -> Date? {

@@ -27,9 +27,9 @@ struct EntryBuilder {
     var updatedRank = 0
     /// The first date text seen, for an id of last resort.
     var rawDate: String?
-    /// Date texts that could not be read, kept so nothing is lost (the strongest element's).
-    var publishedRaw: (text: String, rank: Int)?
-    var updatedRaw: (text: String, rank: Int)?
+    /// The strongest date text of each kind that could not be read: kept when no date of that kind was.
+    var unreadPublished: (text: String, rank: Int)?
+    var unreadUpdated: (text: String, rank: Int)?
 
     mutating func setPublished(_ text: String, rank: Int) {
         if rawDate == nil { rawDate = text }
@@ -37,8 +37,8 @@ struct EntryBuilder {
         if let date = FeedDateParser.date(from: text) {
             published = date
             publishedRank = rank
-        } else if rank > publishedRaw?.rank ?? 0, !text.allSatisfy(\.isWhitespace) {
-            publishedRaw = (text, rank)
+        } else if rank > unreadPublished?.rank ?? 0 {
+            unreadPublished = (text, rank)
         }
     }
 
@@ -48,8 +48,8 @@ struct EntryBuilder {
         if let date = FeedDateParser.date(from: text) {
             updated = date
             updatedRank = rank
-        } else if rank > updatedRaw?.rank ?? 0, !text.allSatisfy(\.isWhitespace) {
-            updatedRaw = (text, rank)
+        } else if rank > unreadUpdated?.rank ?? 0 {
+            unreadUpdated = (text, rank)
         }
     }
 
@@ -72,8 +72,8 @@ struct EntryBuilder {
             id: id, title: title, link: link, summary: summary ?? dcDescription, content: content,
             author: author ?? authorName ?? authorEmail ?? feedAuthor, categories: categories,
             published: published, updated: updated, enclosureURL: enclosure,
-            // A raw text only when no date was read from the same kind of element.
-            publishedRaw: published == nil ? publishedRaw?.text : nil, updatedRaw: updated == nil ? updatedRaw?.text : nil)
+            publishedRaw: published == nil ? unreadPublished?.text : nil,
+            updatedRaw: updated == nil ? unreadUpdated?.text : nil)
     }
 
     /// FNV-1a, 64-bit, as hex: stable across runs and machines (Swift's `Hasher` is seeded per process).

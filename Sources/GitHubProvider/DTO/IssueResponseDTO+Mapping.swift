@@ -4,8 +4,10 @@ import Foundation
 // MARK: - Data Transfer Object
 
 /// One element of `GET /repos/{owner}/{repo}/issues`. Only what the Domain needs is decoded; everything the
-/// service may leave out or send as null (older recordings lack `state_reason`, plain issues have no
-/// `pull_request` or `draft`) is optional.
+/// service may leave out or send as null is optional. Older responses (GitHub until 2016, GitHub Enterprise,
+/// recordings of them) have one `assignee` object and no `assignees` array, no `state_reason`, `locked` or
+/// `draft`, and a `pull_request` object on every item whose `html_url`/`diff_url`/`patch_url` are non-null
+/// only on pull requests (no `url` at all).
 struct IssueResponseDTO: Decodable {
     struct UserDTO: Decodable {
         let login: String
@@ -20,10 +22,22 @@ struct IssueResponseDTO: Decodable {
         let title: String
     }
 
-    /// Present on pull requests. Old responses put one with null URLs on every item, so only a non-null
-    /// `url` marks a pull request.
+    /// Present on pull requests. Old responses put one with null URLs on every item, so only a non-null URL
+    /// marks a pull request: `url` today, `html_url` (with `diff_url`, `patch_url`) in the older schema.
     struct PullRequestDTO: Decodable {
         let url: String?
+        let htmlURL: String?
+        let diffURL: String?
+        let patchURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case url
+            case htmlURL = "html_url"
+            case diffURL = "diff_url"
+            case patchURL = "patch_url"
+        }
+
+        var marksPullRequest: Bool { url != nil || htmlURL != nil || diffURL != nil || patchURL != nil }
     }
 
     let number: Int
@@ -32,9 +46,8 @@ struct IssueResponseDTO: Decodable {
     let stateReason: String?
     let labels: [LabelDTO]?
     let user: UserDTO?
-    let assignees: [UserDTO]?
-    /// The one assignee of GitHub's older schema (GitHub Enterprise, old recordings), which has no `assignees`.
     let assignee: UserDTO?
+    let assignees: [UserDTO]?
     let milestone: MilestoneDTO?
     let comments: Int?
     let createdAt: Date
@@ -45,7 +58,7 @@ struct IssueResponseDTO: Decodable {
     let draft: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case number, title, state, labels, user, assignees, assignee, milestone, comments, draft
+        case number, title, state, labels, user, assignee, assignees, milestone, comments, draft
         case stateReason = "state_reason"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
@@ -54,7 +67,13 @@ struct IssueResponseDTO: Decodable {
         case pullRequest = "pull_request"
     }
 
-    var isPullRequest: Bool { pullRequest?.url != nil }
+    var isPullRequest: Bool { pullRequest?.marksPullRequest ?? false }
+
+    /// `assignees`; the older schema's single `assignee` when that array is absent (or empty beside it).
+    var assigneeLogins: [String] {
+        if let assignees, !assignees.isEmpty { return assignees.map(\.login) }
+        return assignee.map { [$0.login] } ?? []
+    }
 
     /// A decoder for GitHub's `2022-07-19T04:38:38Z` timestamps.
     static let decoder: JSONDecoder = {
@@ -85,7 +104,7 @@ extension IssueResponseDTO {
                 TrackerIssue.Label(name: label.name, color: label.color.flatMap { $0.isEmpty ? nil : $0 })
             },
             author: user?.login,
-            assignees: (assignees ?? assignee.map { [$0] } ?? []).map(\.login),
+            assignees: assigneeLogins,
             milestone: milestone?.title,
             commentCount: comments ?? 0,
             createdAt: createdAt,

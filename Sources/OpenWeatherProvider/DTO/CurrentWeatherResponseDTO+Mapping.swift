@@ -4,8 +4,9 @@ import Foundation
 // MARK: - Data Transfer Object
 
 /// `GET /data/2.5/weather`, success body. Optional wherever real responses omit fields (2013-era answers
-/// have no `timezone` or `visibility`; `rain`/`snow` appear only when it rains or snows). Measurements
-/// are read as numbers and kept as reported: `"pressure": 1020.95` stays 1020.95, `"humidity": 64.0` is 64.
+/// have no `timezone` or `visibility`; `rain`/`snow` appear only when it rains or snows). Every number is
+/// read as a `Double` and kept as sent: answers of some years and stations carry fractions where the docs
+/// show integers (`"pressure": 1025.25`, `"sea_level": 1035.35`, `"deg": 255.003`, `"humidity": 100.0`).
 struct CurrentWeatherResponseDTO: Decodable {
     struct ConditionDTO: Decodable {
         let main: String
@@ -19,9 +20,13 @@ struct CurrentWeatherResponseDTO: Decodable {
         let tempMax: Double?
         let pressure: Double?
         let humidity: Double?
+        let seaLevel: Double?
+        let groundLevel: Double?
 
         enum CodingKeys: String, CodingKey {
             case temp, pressure, humidity
+            case seaLevel = "sea_level"
+            case groundLevel = "grnd_level"
             case feelsLike = "feels_like"
             case tempMin = "temp_min"
             case tempMax = "temp_max"
@@ -31,6 +36,7 @@ struct CurrentWeatherResponseDTO: Decodable {
     struct WindDTO: Decodable {
         let speed: Double?
         let deg: Double?
+        let gust: Double?
     }
 
     struct CloudsDTO: Decodable {
@@ -82,18 +88,16 @@ extension CurrentWeatherResponseDTO {
             feelsLike: main.feelsLike,
             temperatureMin: main.tempMin,
             temperatureMax: main.tempMax,
-            humidity: main.humidity.flatMap(Self.finite),
-            pressure: main.pressure.flatMap(Self.finite),
+            humidity: main.humidity,
+            pressure: main.pressure,
+            seaLevelPressure: main.seaLevel,
+            groundLevelPressure: main.groundLevel,
             windSpeed: wind?.speed,
-            windDirection: wind?.deg.flatMap(Self.finite),
-            cloudiness: clouds?.all.flatMap(Self.finite),
-            visibility: visibility.flatMap(Self.finite),
+            windGust: wind?.gust,
+            windDirection: wind?.deg,
+            cloudiness: clouds?.all,
+            visibility: visibility,
             rainLastHour: rain?.lastHour,
             snowLastHour: snow?.lastHour))
-    }
-
-    /// The value as reported; nil for what no measurement is (NaN, infinity).
-    private static func finite(_ value: Double) -> Double? {
-        value.isFinite ? value : nil
     }
 }

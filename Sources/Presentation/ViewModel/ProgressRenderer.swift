@@ -90,7 +90,7 @@ public final class ProgressRenderer: Sendable {
     private func tick() {
         let now = DispatchTime.now()
         state.withLock { state in
-            guard !state.isFinished, let latest = state.latest else { return }
+            guard !state.isFinished, let latest = state.latest, !latest.rows.isEmpty else { return }  // nothing to draw yet
             let isLoading = latest.rows.contains { !$0.isFinished }
             guard state.isDirty || isLoading else { return }  // spinner and clocks move only while loading
             state.isDirty = false

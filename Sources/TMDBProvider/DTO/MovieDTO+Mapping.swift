@@ -4,10 +4,12 @@ import Foundation
 // MARK: - Data Transfer Object
 
 /// One movie of a TMDB list. Real responses have `"release_date": ""` for unreleased or undated films,
-/// `null` `poster_path`/`backdrop_path`, and `vote_average` as a JSON integer (`6`) when it is whole;
-/// `Double` decodes both number forms.
+/// `null` `poster_path`/`backdrop_path`, `"genre_ids": []`, and `vote_average` as a JSON integer (`6`) when
+/// it is whole; `Double` decodes both number forms. Lists that are not of movies share the envelope: TV
+/// results have `name`/`first_air_date` and no `title`, multi-search results say `media_type`.
 struct MovieDTO: Decodable {
     let id: Int
+    let mediaType: String?
     let title: String?
     let originalTitle: String?
     let overview: String?
@@ -22,6 +24,7 @@ struct MovieDTO: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case id, title, overview, popularity
+        case mediaType = "media_type"
         case originalTitle = "original_title"
         case releaseDate = "release_date"
         case genreIDs = "genre_ids"
@@ -39,18 +42,23 @@ extension MovieDTO {
     /// The public page of a movie, for people (`url` of the item).
     static let pageBaseURL = URL(string: "https://www.themoviedb.org/movie/")!
 
+    /// The movie, or nil when this result is no movie: it has no title (a TV show or a person) or its
+    /// `media_type` says something else. Every other field is absent when TMDB has no value for it (`""`,
+    /// `null`, `[]`), as the README promises.
+    ///
     /// - Parameter imageBaseURL: the image host and size (`https://image.tmdb.org/t/p/w500`) that the
     ///   relative `poster_path` is joined to.
-    /// Nil when the result is no movie: it has neither `title` nor `original_title` (a TV show has `name`).
     func toDomain(imageBaseURL: URL) -> Movie? {
-        guard let title = Self.nonEmpty(title) ?? Self.nonEmpty(originalTitle) else { return nil }
+        guard mediaType == nil || mediaType == "movie",
+            let title = Self.nonEmpty(title) ?? Self.nonEmpty(originalTitle)
+        else { return nil }
         return Movie(
             id: id,
             title: title,
             originalTitle: Self.nonEmpty(originalTitle),
             overview: Self.nonEmpty(overview),
             releaseDate: Self.nonEmpty(releaseDate).flatMap(ISO8601.date(from:)),
-            genres: genreIDs.map(MovieGenres.names(of:)),
+            genres: MovieGenres.names(of: genreIDs ?? []),
             voteAverage: voteAverage.flatMap { $0.isFinite ? $0 : nil },
             voteCount: voteCount,
             popularity: popularity.flatMap { $0.isFinite ? $0 : nil },

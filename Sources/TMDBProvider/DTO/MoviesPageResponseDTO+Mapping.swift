@@ -23,13 +23,20 @@ struct MoviesPageResponseDTO: Decodable {
 
 extension MoviesPageResponseDTO {
     /// A missing `total_pages` means this page is the last one; a missing `total_results` counts what came.
-    func toDomain(imageBaseURL: URL) -> MoviesPage {
+    /// Results that are no movies (a TV or multi search answered instead) are left out and counted; a page
+    /// with results of which none is a movie is a bad response, not an empty page.
+    func toDomain(imageBaseURL: URL) -> Result<MoviesPage, SourceError> {
         let movies = results.compactMap { $0.toDomain(imageBaseURL: imageBaseURL) }
-        return MoviesPage(
+        if movies.isEmpty, !results.isEmpty {
+            return .failure(SourceError(
+                .badResponse,
+                "none of the \(results.count) results is a movie (no title: TV shows or people, not a movie list)"))
+        }
+        return .success(MoviesPage(
             page: page,
             totalPages: totalPages ?? page,
             totalResults: totalResults ?? results.count,
             movies: movies,
-            notMovies: results.count - movies.count)
+            nonMovieCount: results.count - movies.count))
     }
 }

@@ -28,6 +28,8 @@ struct ProgressRendererTests {
         let renderer = ProgressRenderer(output: capture.write, width: 80, color: false, interval: 0.01)
         let viewModel = AggregateViewModel()
         renderer.attach(to: viewModel)
+        try await Task.sleep(for: .milliseconds(100))  // ticks before the run starts: nothing to draw yet
+        #expect(capture.all.isEmpty)
         viewModel.aggregateDidStart([SampleReports.descriptor("a", "files"), SampleReports.descriptor("b", "http")])
         #expect(try await eventually { capture.text.contains("a (files) loading") })
         #expect(capture.text.contains("b (http) loading"))
