@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: - Domain
@@ -67,6 +68,9 @@ let package = Package(
         // posix_spawn for the exec provider's programs: default signal mask and actions, a process group of
         // their own, only stdin/stdout/stderr inherited (`_np` file actions Swift cannot call portably).
         .target(name: "CProcessSpawn"),
+        // `--jq` on the system's libjq (libjq-dev), as the SQLite store links the system's SQLite: the jq
+        // language is the library's; a missing header stops the build naming the package to install.
+        .target(name: "CJQ", linkerSettings: [.linkedLibrary("jq")]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: [
@@ -99,10 +103,12 @@ let package = Package(
         ]),
 
         // MARK: - Presentation
-        // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress).
+        // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress), and
+        // the output shapers: `--jq` (libjq) and `--template` (Mustache).
         .target(name: "Presentation", dependencies: [
-            "Domain",
+            "Domain", "CJQ",
             .product(name: "CSV", package: "CSV.swift"),
+            .product(name: "Mustache", package: "swift-mustache"),
         ]),
 
         // MARK: - CLI

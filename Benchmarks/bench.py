@@ -172,13 +172,20 @@ def rounds_n(n, candidates):
         runs = saved
 
 
-def local_files():
+def issues_file():
     path = os.path.join(work, f"issues-{lines}.ndjson")
+    if os.path.exists(path):
+        return path
     with open(path, "w") as f:
         for i in range(lines):
             f.write(json.dumps({"id": i, "number": i + 1, "title": f"Issue number {i}", "state": "open" if i % 3 else "closed",
                                 "user": {"login": f"user{i % 97}"}, "labels": ["bug"] if i % 5 == 0 else [],
                                 "created_at": "2026-11-20T08:00:00Z", "comments": i % 13}) + "\n")
+    return path
+
+
+def local_files():
+    path = issues_file()
     manifest = files_manifest("issues", path, "ndjson")
     results = rounds([
         ("aggregate --format ndjson", ([binary, "--manifest", manifest, "--format", "ndjson"], {"AGGREGATE_HOME": home()})),
@@ -187,8 +194,27 @@ def local_files():
     add(f"local files: {lines:,}-line NDJSON", results, "aggregate --format ndjson", ">= 1.5x jq, RSS <= 64 MiB", lines, "lines")
 
 
-selected = os.environ.get("ONLY", "fanout,warm,cold,files").split(",")
-for name, function in [("fanout", fan_out), ("warm", warm_cache), ("cold", cold_start), ("files", local_files)]:
+def shaping():
+    """What --jq and --dedupe cost on the NDJSON stream: every item through libjq (serialised, parsed, filtered,
+    printed), or through the dedupe key set (every title distinct: the set fills and turns over)."""
+    path = issues_file()
+    manifest = files_manifest("issues", path, "ndjson")
+    aggregate = lambda *extra: ([binary, "--manifest", manifest, "--format", "ndjson", *extra], {"AGGREGATE_HOME": home()})
+    results = rounds([
+        ("aggregate -f ndjson", aggregate()),
+        ("aggregate -f ndjson --dedupe title", aggregate("--dedupe", "title")),
+        ("aggregate -f ndjson --dedupe id", aggregate("--dedupe", "id")),
+        ("aggregate -f ndjson --jq .title", aggregate("--jq", ".title")),
+        ("aggregate -f ndjson --jq 'select(.fields.comments > 6) | .id'",
+         aggregate("--jq", "select(.fields.comments > 6) | .id")),
+        ("jq -r .title", (["jq", "-r", ".title", path], None)),
+    ])
+    add(f"shaping: {lines:,}-line NDJSON", results, "aggregate -f ndjson", "cost of --jq / --dedupe", lines, "lines")
+
+
+selected = os.environ.get("ONLY", "fanout,warm,cold,files,shape").split(",")
+for name, function in [("fanout", fan_out), ("warm", warm_cache), ("cold", cold_start), ("files", local_files),
+                       ("shape", shaping)]:
     if name in selected:
         print(f"running {name}…", file=sys.stderr, flush=True)
         function()

@@ -4,7 +4,7 @@
 #
 #   Benchmarks/run.sh                  # fan-out, warm cache, cold start, local files, then feeds
 #   RUNS=7 LINES=200000 Benchmarks/run.sh
-#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files); FEEDS=0 skips the feed benchmark
+#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark
 #
 # Builds the release binary once, the way a release ships (on Linux with the Swift runtime and Foundation
 # linked in statically: --static-swift-stdlib, see README "Installing"); installs jq, curl and, for that

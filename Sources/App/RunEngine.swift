@@ -15,16 +15,20 @@ public struct RunRequest: Sendable, Hashable {
     public var cacheMode: CacheMode
     /// `--new`: only items each source never delivered before.
     public var newOnly: Bool
+    /// `--since`, `--sort`, `--dedupe`: applied to the collected report (`ShapeItemsUseCase`) or to the stream
+    /// (`StreamingItemFilter`; a date sort needs `.collect`).
+    public var shaping: ItemShaping
 
     public init(
         selection: [String]? = nil, query: String? = nil, deadlineSeconds: Double? = nil, cacheMode: CacheMode = .normal,
-        newOnly: Bool = false
+        newOnly: Bool = false, shaping: ItemShaping = ItemShaping()
     ) {
         self.selection = selection
         self.query = query
         self.deadlineSeconds = deadlineSeconds
         self.cacheMode = cacheMode
         self.newOnly = newOnly
+        self.shaping = shaping
     }
 }
 
@@ -34,8 +38,10 @@ public enum RunOutput: Sendable {
     case collect
     /// Items go to `write` while the run goes on, in output order (plan order, each source's own order), on
     /// one thread of the run's own that may block (stdout); the reports keep only their counts. `more`: another
-    /// batch is ready right now.
-    case stream(_ write: @Sendable (_ source: SourceDescriptor, _ items: [Item], _ more: Bool) -> Void)
+    /// batch is ready right now. Items pass the request's `shaping` through `filter` first: pass the same
+    /// filter to every run of one stream (a watch) so that `--dedupe` spans them; nil gives the run its own.
+    case stream(_ write: @Sendable (_ source: SourceDescriptor, _ items: [Item], _ more: Bool) -> Void,
+                filter: StreamingItemFilter? = nil)
 }
 
 /// A finished run.
@@ -73,12 +79,16 @@ extension AppDIContainer {
         let plan = try self.plan(selection: request.selection, query: request.query, storage: storage)
         let descriptors = plan.map(\.descriptor)
         let collected = Mutex([[Item]](repeating: [], count: plan.count))
+        var streamFilter: StreamingItemFilter?
+        if case .stream(_, let filter) = output, !request.shaping.isIdentity {
+            streamFilter = filter ?? StreamingItemFilter(request.shaping)
+        }
         let items = StreamingRun(
             sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly,
-            write: { index, batch, more in
+            write: { [streamFilter] index, batch, more in
                 switch output {
                 case .collect: collected.withLock { $0[index].append(contentsOf: batch) }
-                case .stream(let write): write(descriptors[index], batch, more)
+                case .stream(let write, _): write(descriptors[index], streamFilter?.filter(batch) ?? batch, more)
                 }
             })
         AggregateSourcesUseCase().execute(
@@ -91,6 +101,7 @@ extension AppDIContainer {
                     for index in report.sources.indices {
                         (report.sources[index].items, report.sources[index].streamedItemCount) = (kept[index], 0)
                     }
+                    report = ShapeItemsUseCase(request.shaping).execute(report)
                 }
                 completion(RunOutcome(report: report, notes: finished.notes, warnings: warnings))
             }

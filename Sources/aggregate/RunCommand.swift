@@ -14,6 +14,20 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Data goes to stdout; progress, warnings and --verbose logs go to stderr. Live progress is shown \
             only when stderr is a terminal and --quiet is not given.
+
+            SHAPING THE OUTPUT
+              --since 2h                  only items dated in the last two hours
+              --sort date                 newest first across every source (one merge)
+              --dedupe url                one copy of a story several feeds carry
+              --jq '.items[].title'       jq over the report (-f json, the default with --jq)
+              -f ndjson --jq 'select(.date > "2026-11-20") | .url'
+                                          jq over each item; strings print raw (jq -r)
+              --template '{{#items}}{{pad8(relative(date))}} {{{title}}}{{/items}}'
+                                          a Mustache template over the report
+              --template @digest.mustache a template from a file
+
+            A jq syntax error exits 64 with jq's message; an error while jq runs prints jq's message, \
+            goes on with the next item (ndjson) and exits 5.
             """
     )
 
@@ -21,16 +35,20 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var selection: SourceSelection
 
-    @Option(name: [.customShort("f"), .long], help: "Output format.")
-    var format: OutputFormat = .table
+    @Option(name: [.customShort("f"), .long], help: "Output format (default: table; json with --jq).")
+    var format: OutputFormat?
 
     @Option(name: .long, help: ArgumentHelp("At most N items per source in the output.", valueName: "n"))
     var limit: Int?
 
     @Option(
         name: .long,
-        help: "Item order within each source: the source's own (feed, page, file order) or newest first.")
+        help: "Item order: each source's own (feed, page, file order), or newest first across every source.")
     var sort: ItemOrder = .source
+
+    @OptionGroup var shaping: ShapingOptions
+
+    @OptionGroup var templateOption: TemplateOption
 
     @Option(
         name: .long,
@@ -71,7 +89,19 @@ struct RunCommand: ParsableCommand {
         if let query, query.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--query needs some text.")
         }
+        if shaping.jq != nil, templateOption.template != nil {
+            throw ValidationError("--jq and --template cannot be used together.")
+        }
+        if shaping.jq != nil, let format, format != .json, format != .ndjson {
+            throw ValidationError("--jq applies to JSON: use it with -f json (the report) or -f ndjson (each item).")
+        }
+        if templateOption.template != nil, format != nil {
+            throw ValidationError("--template prints the template instead of a format; leave out -f.")
+        }
     }
+
+    /// The format printed: the one asked for, JSON for --jq, else the table.
+    private var outputFormat: OutputFormat { format ?? (shaping.jq != nil ? .json : .table) }
 
     func run() throws {
         Terminal.ignoreBrokenPipes()
@@ -79,10 +109,16 @@ struct RunCommand: ParsableCommand {
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
+        let format = outputFormat
+        let jq = try shaping.compiledJQ(compact: format == .ndjson)
+        let template = try templateOption.load()
+        let jqFailures = JQFailures()
         let container = try manifestOptions.loadContainer(logger: logger)
+        let now = Date()
         let request = RunRequest(
             selection: selection.ids, query: query, deadlineSeconds: deadline,
-            cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new)
+            cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new,
+            shaping: ItemShaping(since: shaping.sinceDate(now: now), order: sort, dedupe: shaping.dedupe))
         // Live progress, when a person watches stderr: the view model follows the run, the renderer draws it.
         let progress = Terminal.stderrIsTTY && !quiet
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
@@ -93,7 +129,10 @@ struct RunCommand: ParsableCommand {
             return viewModel
         }
         let stdout = StandardOutput()
-        let streamWriter = streamingWriter(to: stdout)
+        let ndjsonWriter = format == .ndjson && template == nil
+            ? ndjsonWriter(to: stdout, limit: sort == .source ? limit : nil, jq: jq, failures: jqFailures) : nil
+        // NDJSON goes out while the run goes on, except in a date order (every item first).
+        let streamWriter = sort == .source ? ndjsonWriter : nil
         let output: RunOutput = streamWriter.map { writer in
             .stream { source, items, more in writer.write(items, source: source.id, more: more) }
         } ?? .collect
@@ -106,21 +145,31 @@ struct RunCommand: ParsableCommand {
         progress?.finish()  // before stdout: both usually share one terminal
         streamWriter?.flush()
         try exitIfInterrupted(interruption, output: stdout)
-        let report = outcome.report.ordered(by: sort)
+        let report = outcome.report
         if !quiet {
             for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
             for note in outcome.notes { Terminal.writeError("aggregate: \(note)\n") }
         }
-        if streamWriter == nil {
+        let options = RenderOptions(
+            limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
+            width: Terminal.stdoutWidth)
+        if let template {
+            stdout.write(template.render(report, options: options, now: now))
+        } else if let ndjsonWriter {
+            if streamWriter == nil { ndjsonWriter.write(report.itemsInOutputOrder(limit: limit)) }
+            ndjsonWriter.flush()
+        } else if let jq {
+            let result = jq.run(report, options: options)
+            stdout.write(bytes: result.text)
+            if let failure = result.failure { jqFailures.report(failure, at: "the report") }
+        } else {
             var stream = stdout
-            let options = RenderOptions(
-                limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
-                width: Terminal.stdoutWidth)
             Renderers.renderer(for: format).render(report, options: options, to: &stream)
         }
         stdout.flush()
 
-        reportOnStandardError(report)
+        reportOnStandardError(report, tableShowsProblems: format == .table && template == nil)
+        if let status = jqFailures.exitStatus { throw ExitCode(status) }
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
     }
 
@@ -133,11 +182,15 @@ struct RunCommand: ParsableCommand {
         throw ExitCode(status)
     }
 
-    /// The writer for output that can go out while the run goes on: NDJSON in the sources' own order (a date
-    /// sort needs every item first). It then writes every item; the final report keeps only their counts.
-    private func streamingWriter(to output: StandardOutput) -> NDJSONStreamWriter? {
-        guard format == .ndjson, sort == .source else { return nil }
-        return NDJSONStreamWriter(limit: limit) { chunk in
+    /// NDJSON's writer (through `--jq` when given). In the sources' own order it writes while the run goes on
+    /// and the final report keeps only counts; a date sort hands it the merged items at the end (`limit` nil:
+    /// they come limited).
+    private func ndjsonWriter(
+        to output: StandardOutput, limit: Int?, jq: JQFilter?, failures: JQFailures
+    ) -> NDJSONStreamWriter {
+        NDJSONStreamWriter(
+            limit: limit, jq: jq, onFailure: { failure, item in failures.report(failure, at: "item \(item)") }
+        ) { chunk in
             output.write(bytes: chunk)
             output.flush()  // the writer chose when: a full chunk, or a source's lines as they come
         }
@@ -145,14 +198,14 @@ struct RunCommand: ParsableCommand {
 
     /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.
     /// The table shows them itself.
-    private func reportOnStandardError(_ report: AggregateReport) {
+    private func reportOnStandardError(_ report: AggregateReport, tableShowsProblems: Bool) {
         for source in report.sources {
             if verbose {
                 let milliseconds = Int((source.duration * 1000).rounded())
                 Terminal.writeError(
                     "aggregate: \(source.id): \(source.status.rawValue), \(source.itemCount) items, \(milliseconds) ms\n")
             }
-            guard !quiet, format != .table else { continue }
+            guard !quiet, !tableShowsProblems else { continue }
             if let error = source.error {
                 Terminal.writeError("aggregate: \(source.id): \(source.status.rawValue) (\(error.kind.rawValue)): \(error.message)\n")
             }

@@ -33,11 +33,18 @@ public final class Watcher: Sendable {
         public var items: Items
         /// Where each run's items go (`.stream` for NDJSON, `.collect` when the front end wants reports).
         public var output: RunOutput
+        /// `--since` and `--dedupe` (a date sort applies within each run's report). A stream's dedupe spans the
+        /// whole watch: a story a second feed carries a cycle later is not printed again.
+        public var shaping: ItemShaping
 
-        public init(selection: [String]? = nil, items: Items = .new(fromStart: false), output: RunOutput = .collect) {
+        public init(
+            selection: [String]? = nil, items: Items = .new(fromStart: false), output: RunOutput = .collect,
+            shaping: ItemShaping = ItemShaping()
+        ) {
             self.selection = selection
             self.items = items
             self.output = output
+            self.shaping = shaping
         }
     }
 
@@ -66,6 +73,10 @@ public final class Watcher: Sendable {
         container: AppDIContainer, options: Options, observer: (any WatchObserver)? = nil,
         clock: any WatchClock = SystemWatchClock()
     ) throws(SelectionError) {
+        var options = options
+        if case .stream(let write, .none) = options.output, !options.shaping.isIdentity {
+            options.output = .stream(write, filter: StreamingItemFilter(options.shaping))  // one memory for every run
+        }
         self.options = options
         self.observer = observer
         self.clock = clock
@@ -170,7 +181,7 @@ public final class Watcher: Sendable {
 
     private func run(_ ids: [String], in container: AppDIContainer, newOnly: Bool) {
         observer?.watchDidStart(ids)
-        let request = RunRequest(selection: ids, newOnly: newOnly)
+        let request = RunRequest(selection: ids, newOnly: newOnly, shaping: options.shaping)
         do throws(SelectionError) {
             try container.run(request, cancellation: cancellation, output: options.output) { [self] outcome in
                 finished(outcome)

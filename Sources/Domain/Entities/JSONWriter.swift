@@ -91,6 +91,11 @@ public struct JSONWriter: Sendable {
         bytes.append(byte)
     }
 
+    /// Appends bytes as they are (text another writer or a filter made).
+    public mutating func raw(bytes more: [UInt8]) {
+        bytes.append(contentsOf: more)
+    }
+
     // MARK: - Values
 
     public mutating func null() {

@@ -85,6 +85,9 @@ public struct SourceReport: Sendable, Hashable {
 public struct AggregateReport: Sendable, Hashable {
     public var generatedAt: Date
     public var sources: [SourceReport]
+    /// Set by a date sort (`ItemShaping.order`): every item's position in output order, a merge across
+    /// sources. Nil: sources in manifest order, each in its own order.
+    public var merged: [ItemPosition]?
 
     public init(generatedAt: Date, sources: [SourceReport]) {
         self.generatedAt = generatedAt

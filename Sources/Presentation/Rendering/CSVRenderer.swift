@@ -17,9 +17,7 @@ public struct CSVRenderer {
 
 extension CSVRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
-        let rows = report.sources.flatMap { source in
-            options.shownItems(source.items).map { (source: source.id, item: $0) }
-        }
+        let rows = report.itemsInOutputOrder(limit: options.limit)
         let fieldKeys = Set(rows.flatMap(\.item.fields.keys)).sorted()
         var header = Self.fixedColumns
         var used = Set(header)

@@ -19,10 +19,14 @@ public struct NDJSONRenderer {
 extension NDJSONRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
         var writer = JSONWriter(capacity: 64 * 1024)
-        for source in report.sources {
-            Self.writeLines(options.shownItems(source.items), source: source.id, to: &writer)
-            output.write(writer.text)
-            writer.removeAll()
+        for (source, item) in report.itemsInOutputOrder(limit: options.limit) {
+            ReportJSON.writeItem(item, source: source, to: &writer)
+            writer.byte(UInt8(ascii: "\n"))
+            if writer.bytes.count >= 64 * 1024 {
+                output.write(writer.text)
+                writer.removeAll()
+            }
         }
+        output.write(writer.text)
     }
 }

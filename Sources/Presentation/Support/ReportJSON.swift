@@ -15,9 +15,7 @@ enum ReportJSON {
         writer.endArray()
         writer.key("items")
         writer.beginArray()
-        for source in report.sources {
-            for item in options.shownItems(source.items) { writeItem(item, source: source.id, to: &writer) }
-        }
+        for (source, item) in report.itemsInOutputOrder(limit: options.limit) { writeItem(item, source: source, to: &writer) }
         writer.endArray()
         writer.endObject()
     }

@@ -29,6 +29,7 @@ struct WatchCommand: ParsableCommand {
               aggregate watch                          full-screen view, live
               aggregate watch --sources weather,news   only these
               aggregate watch -f ndjson | my-notifier  one line per new item
+              aggregate watch --dedupe url --jq .url   each new story's link, once
               aggregate watch --stop-after 10m         end cleanly after ten minutes
             """
     )
@@ -52,6 +53,8 @@ struct WatchCommand: ParsableCommand {
     @Flag(name: .customLong("new-only"), help: "The first cycle too shows only items never seen before.")
     var newOnly = false
 
+    @OptionGroup var shaping: ShapingOptions
+
     @Flag(name: .shortAndLong, help: "No warnings on stderr.")
     var quiet = false
 
@@ -63,6 +66,9 @@ struct WatchCommand: ParsableCommand {
         if format == .view, !Terminal.stdoutIsTTY {
             throw ValidationError("-f view needs a terminal; use -f ndjson or -f json when stdout is a pipe or a file.")
         }
+        if shaping.jq != nil, (format ?? .ndjson) != .ndjson {
+            throw ValidationError("--jq applies to each new item: use it with -f ndjson.")
+        }
     }
 
     func run() throws {
@@ -71,13 +77,17 @@ struct WatchCommand: ParsableCommand {
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
         let container = try manifestOptions.loadContainer(logger: logger)
-        let format = self.format ?? (Terminal.stdoutIsTTY ? .view : .ndjson)
-        let front = WatchFrontEnds.make(format: format, verbose: verbose, quiet: quiet)
+        let format = self.format ?? (Terminal.stdoutIsTTY && shaping.jq == nil ? .view : .ndjson)
+        let jq = try shaping.compiledJQ(compact: true)
+        let front = WatchFrontEnds.make(format: format, verbose: verbose, quiet: quiet, jq: jq)
         let watcher: Watcher
         do throws(SelectionError) {
             watcher = try Watcher(
                 container: container,
-                options: Watcher.Options(selection: selection.ids, items: front.wantsEveryItem ? .all : .new(fromStart: newOnly), output: front.output),
+                options: Watcher.Options(
+                    selection: selection.ids, items: front.wantsEveryItem ? .all : .new(fromStart: newOnly),
+                    output: front.output,
+                    shaping: ItemShaping(since: shaping.sinceDate(now: Date()), dedupe: shaping.dedupe)),
                 observer: front)
         } catch {
             throw ValidationError(error.description)

@@ -23,10 +23,10 @@ extension WatchFrontEnd {
 }
 
 enum WatchFrontEnds {
-    static func make(format: WatchCommand.Format, verbose: Bool, quiet: Bool) -> any WatchFrontEnd {
+    static func make(format: WatchCommand.Format, verbose: Bool, quiet: Bool, jq: JQFilter?) -> any WatchFrontEnd {
         switch format {
         case .view: WatchScreenFrontEnd(color: Terminal.stdoutWantsColor)
-        case .ndjson: NDJSONWatchFrontEnd(status: WatchStatusLines(verbose: verbose, quiet: quiet))
+        case .ndjson: NDJSONWatchFrontEnd(status: WatchStatusLines(verbose: verbose, quiet: quiet), jq: jq)
         case .json: JSONWatchFrontEnd(status: WatchStatusLines(verbose: verbose, quiet: quiet))
         }
     }
@@ -59,7 +59,8 @@ final class WatchStatusLines: Sendable {
     }
 }
 
-/// `-f ndjson`: each item once, when first seen, as the run reads it.
+/// `-f ndjson`: each item once, when first seen, as the run reads it (through `--jq`: an item the filter
+/// fails on is reported on stderr and the watch goes on).
 final class NDJSONWatchFrontEnd: WatchFrontEnd {
     private let stdout = StandardOutput()
     private let writer: NDJSONStreamWriter
@@ -67,10 +68,13 @@ final class NDJSONWatchFrontEnd: WatchFrontEnd {
     let output: RunOutput
     var wantsEveryItem: Bool { false }
 
-    init(status: WatchStatusLines) {
+    init(status: WatchStatusLines, jq: JQFilter?) {
         self.status = status
         let stdout = self.stdout
-        let writer = NDJSONStreamWriter(limit: nil) { chunk in
+        let failures = JQFailures()
+        let writer = NDJSONStreamWriter(
+            limit: nil, jq: jq, onFailure: { failure, item in failures.report(failure, at: "item \(item)") }
+        ) { chunk in
             stdout.write(bytes: chunk)
             stdout.flush()
         }

@@ -1,0 +1,129 @@
+#include "CJQ.h"
+
+#include <jq.h>
+#include <jv.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct aggregate_jq_filter {
+    jq_state *jq;
+};
+
+static void append(aggregate_jq_buffer *buffer, const char *bytes, size_t length) {
+    if (buffer->length + length + 1 > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 256;
+        while (capacity < buffer->length + length + 1) capacity *= 2;
+        char *grown = realloc(buffer->bytes, capacity);
+        if (!grown) abort();  // as libjq itself does when memory runs out
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->length, bytes, length);
+    buffer->length += length;
+    buffer->bytes[buffer->length] = 0;
+}
+
+void aggregate_jq_buffer_free(aggregate_jq_buffer *buffer) {
+    free(buffer->bytes);
+    buffer->bytes = NULL;
+    buffer->length = buffer->capacity = 0;
+}
+
+/// jq's own `default_err_cb`, writing to a buffer instead of stderr. Owns `message`.
+static void collect_error(void *data, jv message) {
+    jv formatted = jq_format_error(message);
+    append(data, jv_string_value(formatted), (size_t)jv_string_length_bytes(jv_copy(formatted)));
+    append(data, "\n", 1);
+    jv_free(formatted);
+}
+
+aggregate_jq_filter *aggregate_jq_compile(const char *program, aggregate_jq_buffer *messages) {
+    jq_state *jq = jq_init();
+    if (!jq) {
+        append(messages, "jq: error: cannot allocate memory\n", 34);
+        return NULL;
+    }
+    jq_set_error_cb(jq, collect_error, messages);
+    if (!jq_compile(jq, program)) {
+        jq_teardown(&jq);
+        return NULL;
+    }
+    // Run-time messages (`stderr`, `input`'s errors) must not point at the caller's buffer after this call.
+    jq_set_error_cb(jq, NULL, NULL);
+    aggregate_jq_filter *filter = malloc(sizeof *filter);
+    if (!filter) abort();
+    filter->jq = jq;
+    return filter;
+}
+
+void aggregate_jq_free(aggregate_jq_filter *filter) {
+    if (!filter) return;
+    jq_teardown(&filter->jq);
+    free(filter);
+}
+
+static void append_string(aggregate_jq_buffer *buffer, jv string) {  // borrows `string`
+    append(buffer, jv_string_value(string), (size_t)jv_string_length_bytes(jv_copy(string)));
+}
+
+aggregate_jq_status aggregate_jq_run(
+    aggregate_jq_filter *filter, const char *json, size_t length, int compact, aggregate_jq_buffer *output,
+    aggregate_jq_buffer *messages, int *exit_code) {
+    *exit_code = 0;
+    jv input = jv_parse_sized(json, (int)length);
+    if (!jv_is_valid(input)) {
+        jv message = jv_invalid_get_msg(input);  // consumes input
+        if (jv_get_kind(message) == JV_KIND_STRING) append_string(messages, message);
+        jv_free(message);
+        return AGGREGATE_JQ_BAD_INPUT;
+    }
+    int flags = compact ? 0 : JV_PRINT_INDENT_FLAGS(2);
+    jq_set_error_cb(filter->jq, collect_error, messages);
+    jq_start(filter->jq, input, 0);  // consumes input
+    jv result;
+    while (jv_is_valid(result = jq_next(filter->jq))) {
+        if (jv_get_kind(result) == JV_KIND_STRING) {
+            append_string(output, result);
+            jv_free(result);
+        } else {
+            jv text = jv_dump_string(result, flags);  // consumes result
+            append_string(output, text);
+            jv_free(text);
+        }
+        append(output, "\n", 1);
+    }
+    aggregate_jq_status status = AGGREGATE_JQ_OK;
+    if (jq_halted(filter->jq)) {
+        // As jq's main: the exit code is the halt's, and halt_error's message goes out as it is (a string)
+        // or as JSON with a newline.
+        jv code = jq_get_exit_code(filter->jq);
+        *exit_code = !jv_is_valid(code) ? 0 : jv_get_kind(code) == JV_KIND_NUMBER ? (int)jv_number_value(code) : 5;
+        jv_free(code);
+        jv message = jq_get_error_message(filter->jq);
+        if (jv_get_kind(message) == JV_KIND_STRING) {
+            append_string(messages, message);
+        } else if (jv_get_kind(message) != JV_KIND_NULL && jv_is_valid(message)) {
+            jv text = jv_dump_string(jv_copy(message), 0);
+            append_string(messages, text);
+            append(messages, "\n", 1);
+            jv_free(text);
+        }
+        jv_free(message);
+        status = AGGREGATE_JQ_HALTED;
+    } else if (jv_invalid_has_msg(jv_copy(result))) {
+        jv message = jv_invalid_get_msg(jv_copy(result));
+        if (jv_get_kind(message) == JV_KIND_STRING) {
+            append_string(messages, message);
+        } else {
+            jv text = jv_dump_string(jv_copy(message), 0);
+            append_string(messages, text);
+            *exit_code = 1;  // tells the caller the message is JSON, as jq's "(not a string)" does
+            jv_free(text);
+        }
+        jv_free(message);
+        status = AGGREGATE_JQ_ERROR;
+    }
+    jv_free(result);
+    jq_set_error_cb(filter->jq, NULL, NULL);
+    return status;
+}
