@@ -180,7 +180,10 @@ let package = Package(
             "Presentation", "Domain", "ProviderTesting",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "aggregateTests", dependencies: [
+            "aggregate", "ProviderTesting",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksTests", dependencies: [
             "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting",
             .product(name: "Logging", package: "swift-log"),

@@ -7,7 +7,7 @@ import Testing
 struct WebhookSignatureTests {
     static let delivery = SinkDelivery(
         id: "d-1", sink: "hook",
-        itemLines: Data(#"{"source":"news","id":"1"}"# .utf8 + "\n".utf8 + #"{"source":"news","id":"2"}"#.utf8 + "\n".utf8),
+        itemLines: Data((#"{"source":"news","id":"1"}"# + "\n" + #"{"source":"news","id":"2"}"# + "\n").utf8),
         itemCount: 2, createdAt: Date(timeIntervalSince1970: 0))
 
     @Test("the body is {sink, deliveryId, items} with the stored items as they are")
