@@ -140,4 +140,34 @@ struct SinksEndToEndTests {
             #expect(!output.stdout.contains("url-pa55word") && !output.stderr.contains("url-pa55word"))
         }
     }
+
+    @Test("watch delivers through the same engine: each cycle's new item reaches the sink once")
+    func watch() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/hook", FixtureResponse(status: 200, body: Data()))
+        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
+        let sandbox = try SinkSandbox.make(sinks: SinkSandbox.webhook(receiver.url), news: ["a"])
+        try Data(try String(contentsOfFile: sandbox.manifestPath, encoding: .utf8)
+            .replacingOccurrences(of: #""version": 1,"#, with: #""version": 1, "defaults": {"refreshSeconds": 0.2},"#).utf8)
+            .write(to: URL(fileURLWithPath: sandbox.manifestPath))
+        var environment = ProcessInfo.processInfo.environment
+        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        environment["HOOK_SECRET"] = SinkSandbox.secret
+        let watch = try LiveProcess.start(
+            Aggregate.binary, ["watch", "-f", "ndjson", "--stop-after", "120", "--manifest", sandbox.manifestPath],
+            environment: environment)
+        let first = await watch.waitFor { stdout, _ in stdout.contains(#""a""#) }
+        for _ in 0..<600 where receiver.itemIDs.isEmpty { try await Task.sleep(nanoseconds: 50_000_000) }
+        try SinkSandbox.write(["a", "b"], in: sandbox)
+        let second = await watch.waitFor { stdout, _ in stdout.contains(#""b""#) }
+        for _ in 0..<600 where receiver.itemIDs.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
+        watch.signal(SIGTERM)
+        let result = await watch.finish()
+        await server.stop()
+
+        #expect(first && second, "stderr: \(result.stderr)")
+        #expect(result.status == 0)
+        #expect(receiver.itemIDs == ["news/a", "news/b"], "each item once, though every cycle reads a again")
+        #expect(receiver.deliveries.allSatisfy { $0.signatureValid })
+    }
 }
