@@ -28,19 +28,15 @@ struct SinksCommand: ParsableCommand {
 
         func run() throws {
             let store = try StoreOptions.openStore()
-            do throws(SourceError) {
-                let counts = try store.sinkCountRows()
-                guard counts.count > 1 else {
-                    print("No deliveries: no sink has queued anything in \(store.location.path).")
-                    return
-                }
-                print(TextColumns.format(counts), terminator: "")
-                let deliveries = try store.undeliveredRows()
-                if !deliveries.isEmpty { print("\n" + TextColumns.format(deliveries), terminator: "") }
-            } catch {
-                Terminal.writeError("aggregate: \(error.message)\n")
-                throw ExitCode(ExitStatus.sourcesFailed)
+            let (counts, deliveries) = try SinksCommand.reading { () throws(SourceError) in
+                (try store.sinkCountRows(), try store.undeliveredRows())
             }
+            guard counts.count > 1 else {
+                print("No deliveries: no sink has queued anything in \(store.location.path).")
+                return
+            }
+            print(TextColumns.format(counts), terminator: "")
+            if !deliveries.isEmpty { print("\n" + TextColumns.format(deliveries), terminator: "") }
         }
     }
 
@@ -53,12 +49,7 @@ struct SinksCommand: ParsableCommand {
 
         func run() throws {
             let store = try StoreOptions.openStore()
-            do throws(SourceError) {
-                print(try store.retryDeliveries(id))
-            } catch {
-                Terminal.writeError("aggregate: \(error.message)\n")
-                throw ExitCode(ExitStatus.sourcesFailed)
-            }
+            print(try SinksCommand.reading { () throws(SourceError) in try store.retryDeliveries(id) })
         }
     }
 
@@ -74,13 +65,7 @@ struct SinksCommand: ParsableCommand {
 
         func run() throws {
             let store = try StoreOptions.openStore()
-            let matching: [SinkDeliverySummary]
-            do throws(SourceError) {
-                matching = try store.undeliveredDeliveries(matching: id)
-            } catch {
-                Terminal.writeError("aggregate: \(error.message)\n")
-                throw ExitCode(ExitStatus.sourcesFailed)
-            }
+            let matching = try SinksCommand.reading { () throws(SourceError) in try store.undeliveredDeliveries(matching: id) }
             guard !matching.isEmpty else {
                 print("No undelivered delivery matches '\(id)'.")
                 return
@@ -89,12 +74,7 @@ struct SinksCommand: ParsableCommand {
                 Terminal.writeError("aggregate: nothing dropped\n")
                 throw ExitCode(ExitStatus.sourcesFailed)
             }
-            do throws(SourceError) {
-                print(try store.dropDeliveries(id))
-            } catch {
-                Terminal.writeError("aggregate: \(error.message)\n")
-                throw ExitCode(ExitStatus.sourcesFailed)
-            }
+            print(try SinksCommand.reading { () throws(SourceError) in try store.dropDeliveries(id) })
         }
 
         /// Asks on stderr, reads the answer from stdin: only "y" or "yes" drops.
@@ -105,6 +85,18 @@ struct SinksCommand: ParsableCommand {
                 + "(\(items) items) of \(sinks)? They will never be sent. [y/N] ")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
             return answer == "y" || answer == "yes"
+        }
+    }
+}
+
+extension SinksCommand {
+    /// `work` on the store; a store error is told on stderr and exits 1.
+    static func reading<T>(_ work: () throws(SourceError) -> T) throws -> T {
+        do throws(SourceError) {
+            return try work()
+        } catch {
+            Terminal.writeError("aggregate: \(error.message)\n")
+            throw ExitCode(ExitStatus.sourcesFailed)
         }
     }
 }
