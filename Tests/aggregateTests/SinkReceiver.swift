@@ -35,8 +35,15 @@ struct SinkReceiver {
         }
     }
 
-    /// Every item id delivered, in order, across deliveries.
-    var itemIDs: [String] { deliveries.flatMap(\.itemIDs) }
+    /// The deliveries as a receiver that deduplicates on `deliveryId` takes them: the first of each id. (A
+    /// receiver slower than the sink's timeout gets the same delivery again: at least once, same id.)
+    var distinctDeliveries: [Delivery] {
+        var seen = Set<String>()
+        return deliveries.filter { seen.insert($0.id).inserted }
+    }
+
+    /// Every item id taken, in order, across distinct deliveries.
+    var itemIDs: [String] { distinctDeliveries.flatMap(\.itemIDs) }
 }
 
 /// A manifest with one files source (`news`) and the given sinks, and its data file.
@@ -57,7 +64,8 @@ enum SinkSandbox {
     }
 
     static func webhook(_ url: String, extra: String = "") -> String {
-        #"{"id": "hook", "type": "webhook", "url": "\#(url)", "secret": "${HOOK_SECRET}", "sources": ["news"]\#(extra)}"#
+        // A roomy timeout: on a loaded machine a slow answer would otherwise be sent again (same id).
+        #"{"id": "hook", "type": "webhook", "url": "\#(url)", "secret": "${HOOK_SECRET}", "sources": ["news"], "timeoutSeconds": 60\#(extra)}"#
     }
 
     static func write(_ ids: [String], in sandbox: Sandbox) throws {

@@ -35,7 +35,7 @@ struct SinksEndToEndTests {
         #expect(more.status == 0)
         await server.stop()
 
-        let deliveries = receiver.deliveries
+        let deliveries = receiver.distinctDeliveries
         #expect(deliveries.count == 2, "nothing new on the second run: nothing sent")
         #expect(deliveries.allSatisfy { $0.signatureValid && $0.sink == "hook" })
         #expect(deliveries.map(\.itemIDs) == [["news/a", "news/b", "news/c"], ["news/d"]])
@@ -82,7 +82,7 @@ struct SinksEndToEndTests {
         server.route("/hook", FixtureResponse(status: 200, body: Data()).delayed(20), FixtureResponse(status: 200, body: Data()))
         let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
         let sandbox = try SinkSandbox.make(
-            sinks: SinkSandbox.webhook(receiver.url, extra: #", "timeoutSeconds": 60"#), news: ["a", "b"])
+            sinks: SinkSandbox.webhook(receiver.url), news: ["a", "b"])
         let home = Aggregate.temporaryHome()
 
         let killed = try await run(["-f", "json"], sandbox, home: home) { pid in
