@@ -92,12 +92,21 @@ let package = Package(
         ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
+        // MARK: - Sinks
+        // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
+        // provider's process handling). Domain's `DeliverToSinkUseCase` drives them; App builds them.
+        .target(name: "Sinks", dependencies: [
+            "Domain", "HTTPClient", "ExecProvider",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // MARK: - Composition
         // The only place that names concrete providers.
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "FeedParsing", "Persistence",
+            "FeedParsing", "Persistence", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -185,7 +194,14 @@ let package = Package(
             "Presentation", "Domain", "ProviderTesting",
             .product(name: "CSV", package: "CSV.swift"),
         ]),
-        .testTarget(name: "aggregateTests", dependencies: ["aggregate", "ProviderTesting"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "aggregateTests", dependencies: [
+            "aggregate", "ProviderTesting",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SinksTests", dependencies: [
+            "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting"]),
     ]
 )

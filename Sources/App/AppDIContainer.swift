@@ -12,7 +12,7 @@ public struct AppDIContainer: Sendable {
     public let manifest: Manifest
     public let registry: ProviderRegistry
     let environment: [String: String]
-    private let logger: Logger
+    let logger: Logger
     /// The store in the data directory, opened by the first run that needs it and shared by later ones.
     let store: StoreHandle
 
@@ -75,7 +75,13 @@ public struct AppDIContainer: Sendable {
                         + "a service; at least \(Int(minimum)) s (set here or in defaults.refreshSeconds)"))
             }
         }
+        problems += sinkDirectory.problems(of: manifest.sinks)
         if !problems.isEmpty { throw ManifestError(problems) }
+    }
+
+    /// The manifest's sinks' transports, from this environment.
+    var sinkDirectory: SinkDirectory {
+        SinkDirectory(environment: environment, baseDirectory: manifest.baseDirectory, logger: logger)
     }
 
     /// What `aggregate list` shows: each source, whether it would run, and why not.

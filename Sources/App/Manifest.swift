@@ -53,10 +53,16 @@ public struct Manifest: Sendable, Hashable {
     public var version: Int
     public var defaults: Defaults
     public var sources: [Source]
+    /// Where new items are delivered (`Manifest+Sinks.swift`).
+    public var sinks: [Sink] = []
     /// The manifest file's directory: relative paths in options resolve against it.
     public var baseDirectory: URL
 
     public func source(id: String) -> Source? {
         sources.first { $0.id == id }
+    }
+
+    public func sink(id: String) -> Sink? {
+        sinks.first { $0.id == id }
     }
 }

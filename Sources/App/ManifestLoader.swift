@@ -8,7 +8,7 @@ import ProviderKit
 /// Provider options are checked later, by each provider (see `AppDIContainer.validate()`), because only the
 /// provider's target knows its option schema.
 public enum ManifestLoader {
-    static let topLevelKeys = ["version", "defaults", "sources"]
+    static let topLevelKeys = ["version", "defaults", "sources", "sinks"]
     static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile"]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
@@ -138,7 +138,13 @@ public enum ManifestLoader {
             problem("sources", "expected an array, found \(other.typeName)")
         }
 
-        let manifest = Manifest(version: 1, defaults: defaults, sources: sources, baseDirectory: baseDirectory.standardizedFileURL)
+        var sourceIDs: [String] = []
+        if case .array(let entries)? = top["sources"] {
+            sourceIDs = entries.compactMap { $0["id"]?.stringValue }
+        }
+        let sinks = Self.sinks(top["sinks"], sourceIDs: sourceIDs, report: problem)
+        let manifest = Manifest(
+            version: 1, defaults: defaults, sources: sources, sinks: sinks, baseDirectory: baseDirectory.standardizedFileURL)
         return (manifest, problems)
     }
 
@@ -146,7 +152,7 @@ public enum ManifestLoader {
         !id.isEmpty && id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
-    private static func checkKeys(
+    static func checkKeys(
         _ object: [String: JSONValue], allowed: [String], path: String, report: (String, String) -> Void
     ) {
         for key in object.keys.sorted() where !allowed.contains(key) {
@@ -155,7 +161,7 @@ public enum ManifestLoader {
         }
     }
 
-    private static func seconds(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
+    static func seconds(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Double? {
         guard let value else { return nil }
         guard let seconds = number(value), seconds > 0, seconds <= 86_400 else {
             report(path, "expected a number of seconds greater than 0 (at most 86400), found \(value.compactJSON)")

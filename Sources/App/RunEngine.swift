@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Persistence
 import ProviderKit
 import Synchronization
 
@@ -53,13 +54,17 @@ public struct RunOutcome: Sendable {
     /// Problems of the run as a whole (the store was damaged and replaced, a proxy variable is unreadable),
     /// one line each.
     public var warnings: [String]
+    /// What each of the manifest's sinks queued and delivered after the run, in manifest order (empty without
+    /// sinks, and for an interrupted run). Its failures never change the sources' results.
+    public var sinks: [SinkReport] = []
 }
 
 // MARK: - The run engine
 
 extension AppDIContainer {
-    /// Runs the sources `request` selects, concurrently, and applies the store's part to each as it finishes:
-    /// the one entry point of every front end (the one-shot CLI, watch, serve). Callable many times in one
+    /// Runs the sources `request` selects, concurrently, and applies the store's part to each as it finishes;
+    /// then the manifest's sinks queue and send what is new for them: the one entry point of every front end
+    /// (the one-shot CLI, watch, serve). Callable many times in one
     /// process and from several threads at once; each run plans and builds its sources anew.
     ///
     /// - Parameters:
@@ -83,8 +88,12 @@ extension AppDIContainer {
         if case .stream(_, let filter) = output, !request.shaping.isIdentity {
             streamFilter = filter ?? StreamingItemFilter(request.shaping)
         }
+        let offer: SinkOffer? = manifest.sinks.isEmpty ? nil : SinkOffer(sources: descriptors.map(\.id), sinks: manifest.sinks)
+        var offered: (@Sendable (_ index: Int, _ items: [Item]) -> Void)?
+        if let offer { offered = { index, batch in offer.take(index, batch) } }
+        let outbox: (any SinkOutboxRepository)? = database.map { SQLiteSinkOutboxRepository(database: $0) }
         let items = StreamingRun(
-            sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly,
+            sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly, offer: offered,
             write: { [streamFilter] index, batch, more in
                 switch output {
                 case .collect: collected.withLock { $0[index].append(contentsOf: batch) }
@@ -103,7 +112,17 @@ extension AppDIContainer {
                     }
                     report = ShapeItemsUseCase(request.shaping).execute(report)
                 }
-                completion(RunOutcome(report: report, notes: finished.notes, warnings: warnings))
+                let outcome = RunOutcome(report: report, notes: finished.notes, warnings: warnings)
+                // An interrupted run offers nothing: what its sources delivered is partial, and it must end now.
+                guard let offer, cancellation?.isCancelled != true else { return completion(outcome) }
+                offer.deliver(
+                    outbox: outbox, directory: sinkDirectory, storeKey: store.path,
+                    send: request.cacheMode != .offline, cancellation: cancellation ?? CancellationToken()
+                ) { sinks in
+                    var delivered = outcome
+                    delivered.sinks = sinks
+                    completion(delivered)
+                }
             }
         }
     }

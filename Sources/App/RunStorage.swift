@@ -84,6 +84,12 @@ final class RunStorage: Sendable {
     ///   - query: the run's `--query`: last good copies are kept per query.
     ///   - newOnly: `--new`.
     func finish(_ report: SourceReport, query: String?, newOnly: Bool, notes: inout [String]) -> SourceReport {
+        applyHistory(to: applyCache(to: report, query: query, notes: &notes), newOnly: newOnly, notes: &notes)
+    }
+
+    /// `finish`'s first half: the cache status, and the last good copy kept or served. What it leaves are the
+    /// source's items of this run, before `--new` (what a sink is offered).
+    func applyCache(to report: SourceReport, query: String?, notes: inout [String]) -> SourceReport {
         var source = report
         if let activity = activities.withLock({ $0[source.id] }) {
             source.cache = activity.status
@@ -92,6 +98,12 @@ final class RunStorage: Sendable {
                 applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
             }
         }
+        return source
+    }
+
+    /// `finish`'s second half: the items recorded in the history and, with `newOnly`, only the new ones kept.
+    func applyHistory(to report: SourceReport, newOnly: Bool, notes: inout [String]) -> SourceReport {
+        var source = report
         if history != nil || newOnly {
             let recorded = recordSeen(source.items, sourceID: source.id, newOnly: newOnly)
             if newOnly, recorded.isFirstRun, !source.items.isEmpty {

@@ -13,6 +13,9 @@ final class StoreHandle: Sendable {
     private let url: URL
     private let state = Mutex(State.closed)
 
+    /// The database file's path (a key for work on this store).
+    var path: String { url.path }
+
     init(url: URL) {
         self.url = url
     }

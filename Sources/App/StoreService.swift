@@ -11,12 +11,15 @@ import ProviderKit
 /// with the ids there are, instead of clearing nothing and saying so.
 public struct StoreService: Sendable {
     private let maintenance: StoreMaintenance
+    /// The sinks' outbox (`aggregate sinks`).
+    let outbox: any SinkOutboxRepository
 
     /// Where the store lives, for messages.
     public let location: URL
 
     private init(database: AppDatabase, location: URL) {
         self.maintenance = StoreMaintenance(database: database)
+        self.outbox = SQLiteSinkOutboxRepository(database: database)
         self.location = location
     }
 

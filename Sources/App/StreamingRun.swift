@@ -29,6 +29,7 @@ final class StreamingRun: ItemStream {
     }
 
     private let descriptors: [SourceDescriptor]
+    private let offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)?
     private let storage: RunStorage
     private let query: String?
     private let newOnly: Bool
@@ -59,10 +60,14 @@ final class StreamingRun: ItemStream {
     ///   - sources: the plan's sources, in its order.
     ///   - write: receives every item to print, in output order, on one thread of the run's own; `more` tells
     ///     whether another batch is ready right now (a writer may gather before flushing).
+    ///   - offer: receives every source's items of this run before `--new` filters them (what the sinks are
+    ///     offered): a streaming source's batches as they come, a held one's after the store's part.
     init(
         sources: [SourceDescriptor], storage: RunStorage, query: String?, newOnly: Bool,
+        offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)? = nil,
         write: @escaping @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
+        self.offer = offer
         self.descriptors = sources
         self.storage = storage
         self.query = query
@@ -110,6 +115,7 @@ final class StreamingRun: ItemStream {
             return streams
         }
         guard streams else { return }
+        offer?(index, items)
         if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
@@ -181,7 +187,9 @@ final class StreamingRun: ItemStream {
         _ report: SourceReport, index: Int, write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
         var notes: [String] = []
-        var finished = storage.finish(report, query: query, newOnly: newOnly, notes: &notes)
+        let served = storage.applyCache(to: report, query: query, notes: &notes)
+        if !served.items.isEmpty { offer?(index, served.items) }
+        var finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
         if !finished.items.isEmpty { write(index, finished.items, false) }
         (finished.items, finished.streamedItemCount) = ([], finished.items.count)
         sources.withLock { sources in

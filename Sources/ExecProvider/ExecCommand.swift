@@ -31,6 +31,11 @@ public struct ExecCommand: Sendable, Hashable {
     public var maxOutputBytes: Int
     /// The manifest's directory: the program's working directory and the base of a relative program path.
     public var baseDirectory: URL
+    /// What the program reads instead of `{"source", "options"}` (an exec sink's NDJSON batch); nil: that.
+    public var payload: Data?
+    /// Whether stdout carries records (a source). False for a program that only takes input (a sink): its
+    /// stdout lines are logged like stderr's, at info level.
+    public var readsRecords = true
 
     public init(
         sourceID: String, argv: [String], environment: [String: String] = [:], config: JSONValue = [:],
@@ -48,8 +53,9 @@ public struct ExecCommand: Sendable, Hashable {
     /// The program as written in the manifest, for messages (arguments are never shown: they may hold secrets).
     public var programName: String { argv.first ?? "" }
 
-    /// Exactly what the program reads: `{"options":…,"source":…}` and a newline.
+    /// Exactly what the program reads: `payload`, else `{"options":…,"source":…}` and a newline.
     public var inputJSON: Data {
+        if let payload { return payload }
         let payload: JSONValue = ["source": .string(sourceID), "options": config]
         return Data((payload.compactJSON + "\n").utf8)
     }

@@ -33,6 +33,8 @@ final class ProgramRun: Sendable {
         var lifecycle = ProgramLifecycle()
         var parser = ProgramOutputParser()
         var stderr: StderrTail
+        /// A program that writes no records: its stdout, logged line by line.
+        var stdoutLog: StderrTail
         var stdoutLine = Data()
         var stdoutBytes = 0
         var lineNumber = 0
@@ -68,7 +70,7 @@ final class ProgramRun: Sendable {
         self.logger = logger
         self.gracePeriod = gracePeriod
         self.events = events
-        self.state = Mutex(State(stderr: StderrTail(secrets: command.secrets)))
+        self.state = Mutex(State(stderr: StderrTail(secrets: command.secrets), stdoutLog: StderrTail(secrets: command.secrets)))
         self.inputFile = command.input == .file
             ? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-exec-\(UUID().uuidString).json")
             : nil
@@ -205,6 +207,11 @@ final class ProgramRun: Sendable {
     }
 
     private func receiveStdout(_ chunk: Data) {
+        guard command.readsRecords else {
+            let lines = state.withLock { $0.stdoutLog.append(chunk) }
+            for line in lines { logger.info("stdout: \(line)") }
+            return
+        }
         let (records, overCap) = state.withLock { state -> ([Record], Bool) in
             guard state.lifecycle.stopReason == nil else { return ([], false) }
             let allowance = command.maxOutputBytes - state.stdoutBytes
@@ -250,7 +257,7 @@ final class ProgramRun: Sendable {
             state.reader = nil
             let actions = state.lifecycle.completed(groupRemains: groupRemains)
             var lastRecord: Record?
-            if state.lifecycle.stopReason == nil, !state.stdoutLine.isEmpty {  // a last line without its newline
+            if command.readsRecords, state.lifecycle.stopReason == nil, !state.stdoutLine.isEmpty {  // a last line without its newline
                 state.lineNumber += 1
                 lastRecord = state.parser.consume(state.stdoutLine, number: state.lineNumber)
             }

@@ -207,6 +207,34 @@ public struct AppDatabase: Sendable {
                 ALTER TABLE movies_query_v2 RENAME TO movies_query;
                 """)
         }
+        // Delivery sinks: what each sink has seen (its own history, apart from the sources') and the outbox of
+        // deliveries. `seq` orders deliveries oldest first; `items` is the JSON array sent, kept until delivered.
+        migrator.registerMigration("v3-sinks") { db in
+            try db.execute(sql: """
+                CREATE TABLE sink_seen (
+                    sink_id TEXT NOT NULL,
+                    source_id TEXT NOT NULL,
+                    item_id TEXT NOT NULL,
+                    first_seen_at REAL NOT NULL,
+                    PRIMARY KEY (sink_id, source_id, item_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE sink_delivery (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    delivery_id TEXT NOT NULL UNIQUE,
+                    sink_id TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    items BLOB NOT NULL,
+                    item_count INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    created_at REAL NOT NULL,
+                    not_before REAL,
+                    last_attempt_at REAL,
+                    last_error TEXT,
+                    delivered_at REAL
+                );
+                CREATE INDEX sink_delivery_sink_state ON sink_delivery(sink_id, state, seq);
+                """)
+        }
         return migrator
     }
 

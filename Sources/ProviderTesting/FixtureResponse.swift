@@ -87,13 +87,19 @@ public struct RecordedRequest: Sendable, Hashable {
     public var target: String
     /// Header names lowercased.
     public var headers: [String: String]
+    /// The request's body as received (a webhook's payload).
+    public var body: Data
 
-    public init(method: String, path: String, queryItems: [URLQueryItem], target: String, headers: [String: String]) {
+    public init(
+        method: String, path: String, queryItems: [URLQueryItem], target: String, headers: [String: String],
+        body: Data = Data()
+    ) {
         self.method = method
         self.path = path
         self.queryItems = queryItems
         self.target = target
         self.headers = headers
+        self.body = body
     }
 
     /// The last value of query item `name`.

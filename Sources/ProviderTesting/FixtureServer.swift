@@ -50,12 +50,13 @@ public final class FixtureServer: Sendable {
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
-    /// Binds 127.0.0.1 on a free port and returns once the server is listening.
-    public static func start() async throws -> FixtureServer {
+    /// Binds 127.0.0.1 on a free port (or on `port`: a receiver that comes back where it was) and returns once
+    /// the server is listening.
+    public static func start(port: UInt16 = 0) async throws -> FixtureServer {
         let shared = Shared()
         let handler = Handler(shared: shared)
         let server = HTTPServer(
-            address: try sockaddr_in.inet(ip4: "127.0.0.1", port: 0), timeout: 120, logger: .disabled,
+            address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), timeout: 120, logger: .disabled,
             handler: handler)
         let task = Task(executorPreference: ServerExecutor.shared) { try await server.run() }
         try await server.waitUntilListening(timeout: SourceRunner.roomyTimeout)  // FlyingFox waits 5 s by default: too short on a loaded machine
@@ -137,7 +138,8 @@ private struct Handler: HTTPHandler {
             method: request.method.rawValue, path: request.path,
             queryItems: request.query.map { URLQueryItem(name: $0.name, value: $0.value) },
             target: request.target.rawValue,
-            headers: Dictionary(request.headers.map { ($0.key.rawValue.lowercased(), $0.value) }, uniquingKeysWith: { $1 }))
+            headers: Dictionary(request.headers.map { ($0.key.rawValue.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
+            body: (try? await request.bodyData) ?? Data())
         let scripted: FixtureResponse? = shared.state.withLock { state in
             state.requests.append(recorded)
             state.inFlight += 1

@@ -28,11 +28,13 @@ struct Aggregate: ParsableCommand {
               aggregate --sources movies --query X   search TMDB for X this run
               aggregate queries                      recent search queries
               aggregate watch                        keep every source fresh; show what is new
+              aggregate sinks status                 what the sinks (webhooks, programs) still owe
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
               1   a source failed, timed out, could not run, or was served stale
-                  (unless --allow-stale); the rest is printed
+                  (unless --allow-stale); the rest is printed; or a sink could not
+                  deliver (unless --allow-sink-failures; its items stay queued)
               64  bad command line
               78  invalid manifest (nothing is fetched)
               130 interrupted (Ctrl-C; 143 for SIGTERM): what the run started is
@@ -41,7 +43,7 @@ struct Aggregate: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, WatchCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
-            CacheCommand.self, HistoryCommand.self, QueriesCommand.self,
+            CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

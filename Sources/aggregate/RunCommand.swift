@@ -75,6 +75,10 @@ struct RunCommand: ParsableCommand {
           help: "Exit 0 when a failed source was served from its last good copy (status stale).")
     var allowStale = false
 
+    @Flag(name: .customLong("allow-sink-failures"),
+          help: "Exit 0 when a sink could not deliver (its items stay queued for the next run).")
+    var allowSinkFailures = false
+
     @Flag(name: .shortAndLong, help: "No progress or warnings on stderr.")
     var quiet = false
 
@@ -169,8 +173,11 @@ struct RunCommand: ParsableCommand {
         stdout.flush()
 
         reportOnStandardError(report, tableShowsProblems: format == .table && template == nil)
+        let sinks = SinkStatusLines(verbose: verbose, quiet: quiet)
+        sinks.report(outcome.sinks)
         if let status = jqFailures.exitStatus { throw ExitCode(status) }
         if report.hasFailures(allowingStale: allowStale) { throw ExitCode(ExitStatus.sourcesFailed) }
+        if sinks.hasFailures, !allowSinkFailures { throw ExitCode(ExitStatus.sourcesFailed) }
     }
 
     /// An interrupted run prints no report (what was streamed stays printed) and exits 128 + the signal; the run

@@ -15,16 +15,22 @@ struct StoreOptions: ParsableArguments {
     /// ~/.local/share/aggregate), with `--source` checked; warnings go to stderr, no usable store exits 1,
     /// and a source that names nothing exits 64.
     func open() throws -> StoreService {
+        let service = try Self.openStore()
+        do throws(StoreSelectionError) {
+            try service.check(source: source, manifestSources: manifestSourceIDs())
+        } catch {
+            throw ValidationError(error.description)
+        }
+        return service
+    }
+
+    /// The store in the data directory; warnings go to stderr, and no usable store exits 1.
+    static func openStore() throws -> StoreService {
         let (service, warnings, location) = StoreService.open()
         for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
         guard let service else {
             Terminal.writeError("aggregate: the store in \(location.path) cannot be opened\n")
             throw ExitCode(ExitStatus.sourcesFailed)
-        }
-        do throws(StoreSelectionError) {
-            try service.check(source: source, manifestSources: manifestSourceIDs())
-        } catch {
-            throw ValidationError(error.description)
         }
         return service
     }

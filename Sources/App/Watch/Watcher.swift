@@ -8,6 +8,12 @@ public protocol WatchObserver: Sendable {
     func watchDidStart(_ ids: [String])
     /// A source finished a cycle (after the store's part); `next` is when it runs again.
     func watch(didFinish report: SourceReport, next: Date?)
+    /// A run's sinks queued and sent what was new for them (only with sinks in the manifest).
+    func watch(didDeliver sinks: [SinkReport])
+}
+
+extension WatchObserver {
+    public func watch(didDeliver sinks: [SinkReport]) {}
 }
 
 /// `aggregate watch`: keeps running the manifest's sources, each on its own schedule (`WatchSchedule`),
@@ -217,6 +223,7 @@ public final class Watcher: Sendable {
         for (report, next) in zip(outcome.report.sources, nexts) where !(stopping && report.status == .timeout) {
             observer?.watch(didFinish: report, next: next)
         }
+        if !outcome.sinks.isEmpty { observer?.watch(didDeliver: outcome.sinks) }
         for completion in stopped { completion() }
         if let wakeAt { arm(at: wakeAt, generation: generation) }
     }

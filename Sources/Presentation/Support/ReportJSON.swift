@@ -57,24 +57,7 @@ enum ReportJSON {
 
     /// `subtitle`, `url` and `date` are always present (`null` when absent); `fields` keys sorted.
     static func writeItem(_ item: Item, source: String, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("source")
-        writer.string(source)
-        writer.key("kind")
-        writer.string(item.kind.rawValue)
-        writer.key("id")
-        writer.string(item.id)
-        writer.key("title")
-        writer.string(item.title)
-        writer.key("subtitle")
-        writer.string(item.subtitle)
-        writer.key("url")
-        writer.string(item.url?.absoluteString)
-        writer.key("date")
-        writer.string(item.date.map(ISO8601.string(from:)))
-        writer.key("fields")
-        writer.value(.object(item.fields))
-        writer.endObject()
+        writer.item(item, source: source)
     }
 
     /// Whole milliseconds, rounded; a negative or non-finite duration (a clock oddity) reads as 0.

@@ -22,6 +22,9 @@ struct WatchCommand: ParsableCommand {
             -f json: one report per line for each source whose result changed. Status changes go to stderr \
             with --verbose.
 
+            Sinks in the manifest get each cycle's new items (their failures go to stderr; a watch whose \
+            last delivery to a sink failed ends with exit 1 unless --allow-sink-failures).
+
             Ctrl-C or SIGTERM stops cleanly (exit 0; a second one ends at once). SIGHUP reloads the manifest; \
             one that became invalid is reported and the old one keeps running.
 
@@ -55,6 +58,10 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var shaping: ShapingOptions
 
+    @Flag(name: .customLong("allow-sink-failures"),
+          help: "Exit 0 even when a sink's last delivery failed (its items stay queued).")
+    var allowSinkFailures = false
+
     @Flag(name: .shortAndLong, help: "No warnings on stderr.")
     var quiet = false
 
@@ -80,6 +87,8 @@ struct WatchCommand: ParsableCommand {
         let format = self.format ?? (Terminal.stdoutIsTTY && shaping.jq == nil ? .view : .ndjson)
         let jq = try shaping.compiledJQ(compact: true)
         let front = WatchFrontEnds.make(format: format, verbose: verbose, quiet: quiet, jq: jq)
+        // The full-screen view owns the terminal: sink failures only count for the exit status there.
+        let sinks = SinkStatusLines(verbose: verbose && format != .view, quiet: quiet || format == .view)
         let watcher: Watcher
         do throws(SelectionError) {
             watcher = try Watcher(
@@ -88,7 +97,7 @@ struct WatchCommand: ParsableCommand {
                     selection: selection.ids, items: front.wantsEveryItem ? .all : .new(fromStart: newOnly),
                     output: front.output,
                     shaping: ItemShaping(since: shaping.sinceDate(now: Date()), dedupe: shaping.dedupe)),
-                observer: front)
+                observer: SinkReportingObserver(front, sinks: sinks))
         } catch {
             throw ValidationError(error.description)
         }
@@ -110,6 +119,7 @@ struct WatchCommand: ParsableCommand {
         watcher.start()
         finished.wait()  // the main thread's one blocking join; the watch runs on its own threads
         front.end()
+        if sinks.hasFailures, !allowSinkFailures { throw ExitCode(ExitStatus.sourcesFailed) }
     }
 }
 
