@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // The shared store: PostgreSQL for many processes and machines on one manifest.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: - Domain
@@ -62,6 +64,16 @@ let package = Package(
         .target(name: "Persistence", dependencies: [
             "Domain", "ProviderKit", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The shared store: the same protocols on PostgreSQL (PostgresNIO), for many processes and machines on one
+        // manifest: fetch leases on the response cache, announce-once history, the sinks' outbox.
+        .target(name: "PostgresStore", dependencies: [
+            "Domain", "ProviderKit", "Persistence",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // C wrappers for the SQLite connection settings Swift cannot call (`sqlite3_db_config` is variadic).
         .target(name: "CSQLiteConnection", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -106,7 +118,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "FeedParsing", "Persistence", "Sinks",
+            "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),

@@ -40,18 +40,14 @@ final class RunStorage: Sendable {
 
     /// - Parameter database: nil runs without a store (it could not be opened): no cache, no history.
     convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(
-            responses: database.map(SQLiteResponseCacheStore.init), snapshots: database.map(SQLiteSourceSnapshotRepository.init),
-            history: database.map(SQLiteSeenItemsRepository.init),
-            queries: Self.queriesFactory(database),
-            mode: mode, now: now)
+        self.init(store: database.map(OpenedStore.sqlite), mode: mode, now: now)
     }
 
-    private static func queriesFactory(
-        _ database: AppDatabase?
-    ) -> (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)? {
-        guard let database else { return nil }
-        return { source in SQLiteMoviesQueriesRepository(database: database, source: source) }
+    /// - Parameter store: nil runs without a store (it could not be opened): no cache, no history.
+    convenience init(store: OpenedStore?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(
+            responses: store?.responses, snapshots: store?.snapshots, history: store?.history, queries: store?.queries,
+            mode: mode, now: now)
     }
 
     init(

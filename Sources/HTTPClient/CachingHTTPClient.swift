@@ -43,6 +43,24 @@ public struct CachingHTTPClient: HTTPFetching {
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {
+        // A shared store answers over the network and its lease may wait for another process: never on the pool.
+        guard policy.store is any SharedResponseCacheStore else {
+            return fetchNow(request, cancellation: cancellation, completion: completion)
+        }
+        Self.offPool { [self] in fetchNow(request, cancellation: cancellation, completion: completion) }
+    }
+
+    /// Runs `work` on a thread of its own (store calls that wait on a database server).
+    private static func offPool(_ work: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: work)
+        thread.name = "aggregate.shared-cache"
+        thread.start()
+    }
+
+    private func fetchNow(
+        _ request: HTTPRequest, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
         guard Self.isCacheable(request) else {
             if policy.mode == .offline {
                 policy.activity.record(.offlineMiss)
@@ -53,8 +71,8 @@ public struct CachingHTTPClient: HTTPFetching {
             return
         }
         let key = ResponseCacheKey.make(for: request)
-        let stored = policy.mode == .refresh ? nil : lookup(key)
-        let now = now()
+        var stored = policy.mode == .refresh ? nil : lookup(key)
+        var now = now()
 
         switch policy.mode {
         case .offline:
@@ -74,14 +92,40 @@ public struct CachingHTTPClient: HTTPFetching {
                 deliver(.success(Self.response(from: stored, for: request)), completion)
                 return
             }
+            // Shared store: one process fetches, the others wait for its lease and then read what it stored.
+            var lease: (any ResponseFetchLease)?
+            if policy.mode == .normal, let shared = policy.store as? any SharedResponseCacheStore {
+                lease = shared.acquireFetchLease(forKey: key, cancellation: cancellation)
+                if lease != nil {
+                    stored = lookup(key)
+                    now = self.now()
+                    if let stored, stored.isFresh(at: now) {
+                        lease?.release()
+                        policy.activity.record(.hit)
+                        log(request, "cache hit (fetched by another process)")
+                        deliver(.success(Self.response(from: stored, for: request)), completion)
+                        return
+                    }
+                }
+            }
             var outgoing = request
             if let stored {
                 if let etag = stored.header("ETag") { outgoing.headers["If-None-Match"] = etag }
                 if let lastModified = stored.header("Last-Modified") { outgoing.headers["If-Modified-Since"] = lastModified }
             }
             let validating = stored != nil && outgoing.headers != request.headers
+            let held = lease
+            let revalidated = validating ? stored : nil
             upstream.fetch(outgoing, cancellation: cancellation) { [self] result in
-                completion(handle(result, for: request, key: key, stored: validating ? stored : nil))
+                guard held != nil || policy.store is any SharedResponseCacheStore else {
+                    return completion(handle(result, for: request, key: key, stored: revalidated))
+                }
+                // The store is written before the lease goes, so whoever waited for it finds the response.
+                Self.offPool { [self] in
+                    let answer = handle(result, for: request, key: key, stored: revalidated)
+                    held?.release()
+                    completion(answer)
+                }
             }
         }
     }

@@ -75,9 +75,7 @@ public struct StoreMaintenance: Sendable {
             }
             for row in try Row.fetchAll(db, sql: "SELECT source_id, items, saved_at FROM source_snapshot\(filter)", arguments: arguments) {
                 var value = entry(row["source_id"])
-                let data: Data = row["items"]
-                let items = (try? JSONDecoder().decode([StoredItemDTO].self, from: data))?.count ?? 0
-                value.snapshotItems += items
+                value.snapshotItems += StoreCoding.itemCount(row["items"])
                 let savedAt = Date(timeIntervalSince1970: row["saved_at"])
                 value.snapshotSavedAt = max(value.snapshotSavedAt ?? savedAt, savedAt)
                 stats[value.sourceID] = value

@@ -1,0 +1,62 @@
+import Domain
+import Foundation
+import PostgresNIO
+import ProviderKit
+import Synchronization
+
+/// A session advisory lock held on a connection of its own: released when `release()` closes the connection,
+/// and by the server when the holder's session ends any other way (the process was killed, the machine lost
+/// its network). So a lease never outlives its holder, and no expiry has to be guessed.
+final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
+    private let connection: Mutex<PostgresConnection?>
+
+    private init(connection: PostgresConnection) {
+        self.connection = Mutex(connection)
+    }
+
+    /// Waits for the lock named `name`, at most `seconds` (PostgreSQL's `lock_timeout`), or until `cancellation`
+    /// fires (which closes the connection the wait runs on). Blocks the calling thread.
+    static func acquire(
+        _ name: String, in database: PostgresStoreDatabase, waitingAtMost seconds: Double, cancellation: CancellationToken
+    ) throws(SourceError) -> PostgresAdvisoryLease {
+        let connection = try database.connect()
+        let registration = cancellation.onCancel { connection.closeSoon() }
+        defer { cancellation.removeHandler(registration) }
+        let session = PostgresSession(connection: connection, logger: database.logger)
+        do {
+            try session.execute(PostgresQuery(unsafeSQL: "SET lock_timeout = \(max(1, Int(seconds * 1000)))"))
+            try session.execute("SELECT pg_advisory_lock(hashtextextended(\(name), 0))")
+            return PostgresAdvisoryLease(connection: connection)
+        } catch {
+            connection.closeSoon()
+            throw SourceError(.timeout, "the lease \(name) was not had in time: \(database.describe(error))")
+        }
+    }
+
+    /// Takes the lock named `name` if nobody holds it, without waiting; nil when somebody does.
+    static func tryAcquire(_ name: String, in database: PostgresStoreDatabase) throws(SourceError) -> PostgresAdvisoryLease? {
+        let connection = try database.connect()
+        let session = PostgresSession(connection: connection, logger: database.logger)
+        do {
+            let held = try session.rows("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))").first?[0].decode(Bool.self)
+            if held == true { return PostgresAdvisoryLease(connection: connection) }
+            connection.closeSoon()
+            return nil
+        } catch {
+            connection.closeSoon()
+            throw SourceError(.io, "the store \(database.url.redacted) failed: \(database.describe(error))")
+        }
+    }
+
+    deinit {
+        release()
+    }
+
+    func release() {
+        let held = connection.withLock { connection in
+            defer { connection = nil }
+            return connection
+        }
+        held?.closeSoon()
+    }
+}
