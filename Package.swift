@@ -154,6 +154,7 @@ let package = Package(
         // A loopback fixture server and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -198,6 +199,10 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "ProviderTesting", "Domain"]),
+        // The store contract, run against both stores (SQLite always, PostgreSQL with AGGREGATE_TEST_POSTGRES_URL).
+        .testTarget(name: "PostgresStoreTests", dependencies: [
+            "PostgresStore", "Persistence", "ProviderKit", "ProviderTesting", "Domain",
+        ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
