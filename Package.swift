@@ -154,7 +154,6 @@ let package = Package(
         // A loopback fixture server and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -1,13 +1,11 @@
 import Foundation
-import Logging
-import NIOPosix
-import PostgresNIO
 
 /// The PostgreSQL server the shared-store tests use: the throwaway cluster `.ci/run` starts (see
 /// `.ci/postgres-cluster.sh`), named by `AGGREGATE_TEST_POSTGRES_URL`.
 ///
 /// Under CI (`CI=true`) those tests always run, and fail when the variable is missing; elsewhere they are
-/// skipped with a message saying how to start a cluster.
+/// skipped with a message saying how to start a cluster. Administration goes through `psql` (installed with
+/// the server), so test support links no database driver.
 public enum TestPostgres {
     public static let variable = "AGGREGATE_TEST_POSTGRES_URL"
 
@@ -25,39 +23,33 @@ public enum TestPostgres {
     public static let skipMessage =
         "no PostgreSQL: run `source .ci/postgres-cluster.sh && postgres_cluster_start` first (CI always runs these)"
 
-    public struct Missing: Error, CustomStringConvertible {
-        public var description: String { "\(TestPostgres.variable) is not set (CI must start a PostgreSQL cluster)" }
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// A new, empty database on the server; returns its URL. Each test gets its own, so tests never share rows.
     public static func makeDatabase() async throws -> String {
-        guard let server = serverURL, let components = URLComponents(string: server) else { throw Missing() }
-        let name = "aggregate_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await execute("CREATE DATABASE \(name)", on: components)
-        var database = components
-        database.path = "/" + name
-        return database.string!
-    }
-
-    /// Runs `sql` on the server's own database (administration: create, terminate).
-    public static func administer(_ sql: String) async throws {
-        guard let server = serverURL, let components = URLComponents(string: server) else { throw Missing() }
-        try await execute(sql, on: components)
-    }
-
-    private static func execute(_ sql: String, on url: URLComponents) async throws {
-        let configuration = PostgresConnection.Configuration(
-            host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres", password: url.password,
-            database: String(url.path.dropFirst()).isEmpty ? nil : String(url.path.dropFirst()), tls: .disable)
-        let logger = Logger(label: "aggregate.test-postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-        let connection = try await PostgresConnection.connect(
-            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 1, logger: logger)
-        do {
-            _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
-            try await connection.close()
-        } catch {
-            try? await connection.close()
-            throw error
+        guard let server = serverURL, var components = URLComponents(string: server) else {
+            throw Failure(description: "\(variable) is not set (CI must start a PostgreSQL cluster)")
         }
+        let name = "aggregate_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await administer("CREATE DATABASE \(name)")
+        components.path = "/" + name
+        return components.string!
+    }
+
+    /// Runs `sql` with `psql` on the server's own database (administration: create, terminate); returns its
+    /// output, unaligned and without headers.
+    @discardableResult
+    public static func administer(_ sql: String) async throws -> String {
+        guard let server = serverURL else { throw Failure(description: "\(variable) is not set") }
+        let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let psql else { throw Failure(description: "psql is not installed (apt-get install postgresql-client)") }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PGCONNECT_TIMEOUT"] = "10"
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: psql), [server, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql], environment: environment)
+        guard result.status == 0 else { throw Failure(description: "psql failed: \(result.stderr)") }
+        return result.stdout
     }
 }
