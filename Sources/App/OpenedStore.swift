@@ -17,6 +17,9 @@ struct OpenedStore: Sendable {
     var outbox: any SinkOutboxRepository
     /// Names the store in keys for work on it (a file path, or the URL without its password).
     var key: String
+    /// Whether other processes share it: then `--new` holds items back rather than show them when the history
+    /// cannot be read (another process may announce them).
+    var isShared = false
 
     static func sqlite(_ database: AppDatabase) -> OpenedStore {
         OpenedStore(
@@ -42,7 +45,7 @@ struct OpenedStore: Sendable {
             },
             // One per process: it remembers which sinks this process is sending for.
             outbox: PostgresSinkOutboxRepository(database: database),
-            key: database.url.redacted)
+            key: database.url.redacted, isShared: true)
     }
 }
 
