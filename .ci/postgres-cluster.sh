@@ -2,6 +2,7 @@
 # A throwaway PostgreSQL cluster for the shared-store tests: initdb in a temp dir owned by the postgres system
 # user (the server refuses root), loopback only, a free port, trust auth. Source it, then call
 #   postgres_cluster_start   # exports AGGREGATE_TEST_POSTGRES_URL and AGGREGATE_TEST_POSTGRES_DIR
+#   postgres_cluster_restart # restarts it (same port, same data)
 #   postgres_cluster_stop    # stops the server and removes the directory (also what an EXIT trap should call)
 # Locally: `source .ci/postgres-cluster.sh && postgres_cluster_start`, run the tests, `postgres_cluster_stop`.
 
@@ -26,12 +27,20 @@ postgres_cluster_start() {
     "${as_postgres[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; return 1; }
     "${as_postgres[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" \
-        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off" -w start >/dev/null \
-        || { cat "$dir/server.log" >&2; return 1; }
+        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off" -w start \
+        >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; return 1; }
     export AGGREGATE_TEST_POSTGRES_DIR="$dir"
     export AGGREGATE_TEST_POSTGRES_BIN="$bin"
     export AGGREGATE_TEST_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
     echo "postgres-cluster: PostgreSQL on 127.0.0.1:$port ($dir)"
+}
+
+# Restarts the server (a test of recovery); the same port and data.
+postgres_cluster_restart() {
+    local as_postgres=()
+    [ "$(id -u)" -eq 0 ] && as_postgres=(runuser -u postgres --)
+    "${as_postgres[@]}" "$AGGREGATE_TEST_POSTGRES_BIN/pg_ctl" -D "$AGGREGATE_TEST_POSTGRES_DIR/data" \
+        -l "$AGGREGATE_TEST_POSTGRES_DIR/server.log" -m fast -w restart >/dev/null 2>&1
 }
 
 postgres_cluster_stop() {

@@ -22,7 +22,9 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
         let connection = try database.connect()
         let registration = cancellation.onCancel { connection.closeSoon() }
         defer { cancellation.removeHandler(registration) }
-        let session = PostgresSession(connection: connection, logger: database.logger)
+        // The wait is the server's (lock_timeout); the session's own bound only guards against a lost answer.
+        let session = PostgresSession(
+            connection: connection, logger: database.logger, timeout: .milliseconds(Int64(seconds * 1000) + 30_000))
         do {
             try session.execute(PostgresQuery(unsafeSQL: "SET lock_timeout = \(max(1, Int(seconds * 1000)))"))
             try session.execute("SELECT pg_advisory_lock(hashtextextended(\(name), 0))")

@@ -98,7 +98,13 @@ public final class PostgresStoreDatabase: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            let pooled = idle.withLock { $0.popLast() }
+            // A connection the server closed while it was idle (a restart) is dropped, not tried.
+            let pooled = idle.withLock { idle -> PostgresConnection? in
+                while let last = idle.popLast() {
+                    if !last.isClosed { return last }
+                }
+                return nil
+            }
             let connection: PostgresConnection
             if let pooled { connection = pooled } else { connection = try connect() }
             do {
@@ -142,6 +148,7 @@ public final class PostgresStoreDatabase: Sendable {
     }
 
     static func isConnectionLoss(_ error: any Error) -> Bool {
+        if error is PostgresSession.Timeout { return true }
         guard let error = error as? PSQLError else { return false }
         return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
     }
@@ -163,6 +170,7 @@ public final class PostgresStoreDatabase: Sendable {
             }
         }
         if error is NIOSSLError { return "TLS failed" }
+        if error is PostgresSession.Timeout { return "no answer in \(PostgresSession.defaultTimeoutSeconds) s" }
         return url.scrub(Self.systemReason(error))
     }
 
@@ -177,19 +185,42 @@ public final class PostgresStoreDatabase: Sendable {
     }
 }
 
-/// One connection's queries, each waited for on the calling thread.
+/// One connection's queries, each waited for on the calling thread, at most `timeout`: a query that got no
+/// answer by then fails and its connection is closed (measured: a pooled connection whose server restarted
+/// could leave a query waiting forever).
 struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
+    var timeout: TimeAmount = .seconds(PostgresSession.defaultTimeoutSeconds)
+
+    static let defaultTimeoutSeconds: Int64 = 60
+
+    struct Timeout: Error {}
 
     func rows(_ query: PostgresQuery) throws -> [PostgresRandomAccessRow] {
-        try connection.query(query, logger: logger).wait().rows.map { $0.makeRandomAccess() }
+        try wait(for: connection.query(query, logger: logger)).rows.map { $0.makeRandomAccess() }
     }
 
     /// Runs `query`; returns the rows it changed.
     @discardableResult
     func execute(_ query: PostgresQuery) throws -> Int {
-        try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+        try wait(for: connection.query(query, logger: logger)).metadata.rows ?? 0
+    }
+
+    private func wait<T: Sendable>(for future: EventLoopFuture<T>) throws -> T {
+        let promise = connection.eventLoop.makePromise(of: T.self)
+        let settled = Mutex(false)
+        let settle: @Sendable (Result<T, any Error>) -> Void = { result in
+            guard settled.withLock({ done in defer { done = true }; return !done }) else { return }
+            promise.completeWith(result)
+        }
+        future.whenComplete(settle)
+        let watchdog = connection.eventLoop.scheduleTask(in: timeout) { [connection] in
+            settle(.failure(Timeout()))
+            connection.closeSoon()
+        }
+        defer { watchdog.cancel() }
+        return try promise.futureResult.wait()
     }
 }
 

@@ -53,3 +53,63 @@ public enum TestPostgres {
         return result.stdout
     }
 }
+
+/// A PostgreSQL cluster of one test's own (`.ci/postgres-cluster.sh`), for what must not disturb the shared test
+/// server: restarting it under a running program.
+public struct TestPostgresCluster: Sendable {
+    /// The `postgres` database's URL.
+    public let url: String
+    private let directory: String
+    private let binaries: String
+
+    private static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".ci/postgres-cluster.sh").path
+    }
+
+    /// Runs `command` after sourcing the script, with `popen` on a thread of its own: `Process` did not see the
+    /// shell exit once it had started a server through `runuser` (its wait spun), `pclose` does.
+    private static func bash(_ command: String, environment extra: [String: String] = [:]) async throws -> String {
+        // The command goes in a file of its own, so no shell quoting stands between it and bash.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-pg-\(UUID().uuidString).sh")
+        let exports = extra.map { "export \($0.key)='\($0.value)'\n" }.joined()
+        try Data((exports + "source '\(script)'\n" + command + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let line = "bash '\(file.path)' 2>&1"
+        let (status, output) = try await blocking { () throws -> (Int32, String) in
+            guard let pipe = popen(line, "r") else { throw TestPostgres.Failure(description: "popen failed") }
+            var output = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = fread(&buffer, 1, buffer.count, pipe)
+                if count <= 0 { break }
+                output.append(contentsOf: buffer[0..<count])
+            }
+            return (pclose(pipe), String(decoding: output, as: UTF8.self))
+        }
+        guard status == 0 else { throw TestPostgres.Failure(description: "postgres-cluster: \(output)") }
+        return output
+    }
+
+    public static func start() async throws -> TestPostgresCluster {
+        let output = try await bash(
+            #"postgres_cluster_start >/dev/null && echo "cluster=$AGGREGATE_TEST_POSTGRES_URL|$AGGREGATE_TEST_POSTGRES_DIR|$AGGREGATE_TEST_POSTGRES_BIN""#)
+        let line = output.split(separator: "\n").last { $0.hasPrefix("cluster=") }.map { String($0.dropFirst(8)) } ?? ""
+        let parts = line.split(separator: "|").map(String.init)
+        guard parts.count == 3 else { throw TestPostgres.Failure(description: "postgres-cluster said: \(output)") }
+        return TestPostgresCluster(url: parts[0], directory: parts[1], binaries: parts[2])
+    }
+
+    private var environment: [String: String] {
+        ["AGGREGATE_TEST_POSTGRES_DIR": directory, "AGGREGATE_TEST_POSTGRES_BIN": binaries]
+    }
+
+    /// Restarts the server: every open connection is cut.
+    public func restart() async throws {
+        _ = try await Self.bash("postgres_cluster_restart", environment: environment)
+    }
+
+    public func stop() async {
+        _ = try? await Self.bash("postgres_cluster_stop", environment: environment)
+    }
+}

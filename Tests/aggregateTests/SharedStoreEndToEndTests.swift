@@ -145,4 +145,63 @@ struct SharedStoreEndToEndTests {
         #expect(every.flatMap(\.itemIDs).count == 8, "every POST counted, not only distinct ones")
         #expect(Set(every.flatMap(\.itemIDs)).count == 8)
     }
+
+    @Test("a store that cannot be reached: exit 1 naming the host and never the password; --store-optional warns and runs")
+    func unreachable() async throws {
+        let sandbox = try Sandbox(
+            manifest: #"{"version": 1, "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}"#,
+            files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+        let store = "postgres://aggregate:Sup3r-secret@127.0.0.1:1/shared?sslmode=disable"
+        let refused = try await Aggregate.run(
+            ["-f", "ndjson", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": store])
+        let optional = try await Aggregate.run(
+            ["-f", "ndjson", "--store-optional", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": store])
+
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty, "nothing runs")
+        #expect(refused.stderr.contains("127.0.0.1:1") && refused.stderr.contains("--store-optional"), "\(refused.stderr)")
+        #expect(optional.status == 0, "stderr: \(optional.stderr)")
+        #expect(Self.items(optional) == ["news/a"])
+        #expect(optional.stderr.contains("warning") && optional.stderr.contains("127.0.0.1:1"))
+        for text in [refused.stdout, refused.stderr, optional.stdout, optional.stderr] { #expect(!text.contains("Sup3r-secret")) }
+    }
+
+    @Test("PostgreSQL restarted between two runs and in the middle of a watch: each item printed once, nothing lost")
+    func restarts() async throws {
+        let cluster = try await TestPostgresCluster.start()
+        let sandbox = try Sandbox(
+            manifest: """
+                {"version": 1, "defaults": {"refreshSeconds": 1},
+                 "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}
+                """,
+            files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+        var environment = ProcessInfo.processInfo.environment
+        environment["AGGREGATE_STORE"] = cluster.url
+        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        let first = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+        try await cluster.restart()
+        try SinkSandbox.write(["a", "b"], in: sandbox)
+        let second = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+
+        let watch = try LiveProcess.start(
+            Aggregate.binary, ["watch", "-f", "ndjson", "--stop-after", "120", "--manifest", sandbox.manifestPath],
+            environment: environment)
+        let sawB = await watch.waitFor { stdout, _ in stdout.contains(#""id":"b""#) }
+        try await cluster.restart()
+        try SinkSandbox.write(["a", "b", "c"], in: sandbox)
+        let sawC = await watch.waitFor { stdout, _ in stdout.contains(#""id":"c""#) }
+        try SinkSandbox.write(["a", "b", "c", "d"], in: sandbox)
+        let sawD = await watch.waitFor { stdout, _ in stdout.contains(#""id":"d""#) }
+        watch.signal(SIGTERM)
+        let watched = await watch.finish()
+        let after = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+        await cluster.stop()
+
+        #expect(first.status == 0 && Self.items(first) == ["news/a"], "stderr: \(first.stderr)")
+        #expect(second.status == 0 && Self.items(second) == ["news/b"], "after a restart, only the new item: \(second.stderr)")
+        #expect(sawB && sawC && sawD, "stderr: \(watched.stderr)")
+        let lines = Self.items(CommandResult(status: watched.status, stdout: watched.stdout, stderr: watched.stderr))
+        for id in ["news/c", "news/d"] { #expect(lines.filter { $0 == id }.count == 1, "\(id) once: \(lines)") }
+        #expect(after.status == 0 && Self.items(after).isEmpty, "the watch's history reached the store after the restart")
+    }
 }
