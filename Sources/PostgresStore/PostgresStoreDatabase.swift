@@ -78,6 +78,14 @@ public final class PostgresStoreDatabase: Sendable {
         }
     }
 
+    /// The server's version and the migrations applied, in order (`aggregate store info`).
+    public func describe() throws(SourceError) -> (serverVersion: String, migrations: [String]) {
+        let version = try withSession { session in
+            try session.rows("SHOW server_version").first?[0].decode(String.self) ?? "?"
+        }
+        return (version, try PostgresSchema.applied(self))
+    }
+
     // MARK: - Connections
 
     /// A new connection of its own (a lease holds one for as long as it lives).

@@ -204,4 +204,22 @@ struct SharedStoreEndToEndTests {
         for id in ["news/c", "news/d"] { #expect(lines.filter { $0 == id }.count == 1, "\(id) once: \(lines)") }
         #expect(after.status == 0 && Self.items(after).isEmpty, "the watch's history reached the store after the restart")
     }
+
+    @Test("store migrate creates the schema and store info shows the URL without its password")
+    func migrateAndInfo() async throws {
+        let database = try await TestPostgres.makeDatabase()
+        var components = try #require(URLComponents(string: database))
+        components.password = "Pa55-word"  // trust authentication ignores it; it must still never be printed
+        let environment = ["AGGREGATE_STORE": components.string!]
+        let migrate = try await Aggregate.run(["store", "migrate"], environment: environment)
+        let info = try await Aggregate.run(["store", "info"], environment: environment)
+        let local = try await Aggregate.run(["store", "info"], removing: ["AGGREGATE_STORE"])
+
+        #expect(migrate.status == 0, "stderr: \(migrate.stderr)")
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("store: PostgreSQL") && info.stdout.contains("schema: v1"))
+        #expect(info.stdout.contains("postgres://postgres:***@127.0.0.1"))
+        for text in [migrate.stdout, migrate.stderr, info.stdout, info.stderr] { #expect(!text.contains("Pa55-word")) }
+        #expect(local.stdout.contains("store: SQLite"))
+    }
 }
