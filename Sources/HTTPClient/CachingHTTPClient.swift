@@ -66,7 +66,7 @@ public struct CachingHTTPClient: HTTPFetching {
                 policy.activity.record(.offlineMiss)
                 deliver(.failure(Self.offlineError), completion)
             } else {
-                upstream.fetch(request, cancellation: cancellation, completion: completion)
+                fetchWithinBudget(request, cancellation: cancellation, completion: completion)
             }
             return
         }
@@ -116,7 +116,7 @@ public struct CachingHTTPClient: HTTPFetching {
             let validating = stored != nil && outgoing.headers != request.headers
             let held = lease
             let revalidated = validating ? stored : nil
-            upstream.fetch(outgoing, cancellation: cancellation) { [self] result in
+            fetchWithinBudget(outgoing, cancellation: cancellation) { [self] result in
                 guard held != nil || policy.store is any SharedResponseCacheStore else {
                     return completion(handle(result, for: request, key: key, stored: revalidated))
                 }
@@ -128,6 +128,43 @@ public struct CachingHTTPClient: HTTPFetching {
                 }
             }
         }
+    }
+
+    /// The upstream fetch. With a shared store it keeps the shared rate-limit budget: a limit another process
+    /// learnt for this host and credential (429, an exhausted quota, a `Retry-After`) answers as the service
+    /// would, without a request, until it lifts; a limit learnt here is stored for the others.
+    private func fetchWithinBudget(
+        _ request: HTTPRequest, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
+        guard let shared = policy.store as? any SharedResponseCacheStore else {
+            return upstream.fetch(request, cancellation: cancellation, completion: completion)
+        }
+        let budget = ResponseCacheKey.budgetKey(for: request)
+        let now = now()
+        if let until = try? shared.rateLimit(budget), until > now {
+            let seconds = Int(until.timeIntervalSince(now).rounded(.up))
+            log(request, "rate limited for \(seconds) s more (learnt by a process sharing the store): not sent")
+            let limited = HTTPResponse(
+                status: 429, headers: HTTPHeaders([("Retry-After", String(seconds))]), body: Data(), url: request.url)
+            return deliver(.success(limited), completion)
+        }
+        upstream.fetch(request, cancellation: cancellation) { [self] result in
+            guard case .success(let response) = result, let until = Self.limitLearnt(from: response, now: self.now()) else {
+                return completion(result)
+            }
+            Self.offPool {
+                try? shared.recordRateLimit(budget, until: until)
+                completion(result)
+            }
+        }
+    }
+
+    /// Until when `response` says not to ask again: a rate limit's reset, or a `Retry-After` on a 503.
+    static func limitLearnt(from response: HTTPResponse, now: Date) -> Date? {
+        if response.isRateLimited, let wait = response.rateLimitWait(now: now) { return now.addingTimeInterval(wait) }
+        if response.status == 503, let wait = response.retryAfter(now: now) { return now.addingTimeInterval(wait) }
+        return nil
     }
 
     private static var offlineError: SourceError {

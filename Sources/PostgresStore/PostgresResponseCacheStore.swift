@@ -77,4 +77,20 @@ extension PostgresResponseCacheStore: SharedResponseCacheStore {
         return try? PostgresAdvisoryLease.acquire(
             "fetch:" + key, in: database, waitingAtMost: seconds, cancellation: cancellation)
     }
+
+    public func rateLimit(_ key: String) throws(SourceError) -> Date? {
+        try database.withSession { session in
+            try session.rows("SELECT until_at FROM rate_limit WHERE budget_key = \(key)").first
+                .map { Date(timeIntervalSince1970: try $0[0].decode(Double.self)) }
+        }
+    }
+
+    public func recordRateLimit(_ key: String, until: Date) throws(SourceError) {
+        try database.withSession { session in
+            try session.execute("""
+                INSERT INTO rate_limit (budget_key, until_at) VALUES (\(key), \(until.timeIntervalSince1970))
+                ON CONFLICT (budget_key) DO UPDATE SET until_at = GREATEST(rate_limit.until_at, EXCLUDED.until_at)
+                """)
+        }
+    }
 }

@@ -80,6 +80,10 @@ enum PostgresSchema {
             """,
             "CREATE INDEX sink_delivery_sink_state ON sink_delivery (sink_id, state, seq)",
         ]),
+        // The shared rate-limit budget: per host and credential hash, until when not to ask.
+        ("v2-rate-limit", [
+            "CREATE TABLE rate_limit (budget_key text PRIMARY KEY, until_at double precision NOT NULL)",
+        ]),
     ]
 
     /// Applies the migrations the database lacks.

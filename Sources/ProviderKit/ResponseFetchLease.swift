@@ -17,4 +17,11 @@ public protocol SharedResponseCacheStore: ResponseCacheStore {
     /// its own, never on the shared pool.
     /// - Returns: nil when it could not be had in time (the caller then fetches without it: nobody waits forever).
     func acquireFetchLease(forKey key: String, cancellation: CancellationToken) -> (any ResponseFetchLease)?
+
+    /// Until when the rate-limit budget `key` (a host and a credential's hash: no secret) is spent, if a process
+    /// learnt that it is.
+    func rateLimit(_ key: String) throws(SourceError) -> Date?
+
+    /// A process learnt that budget `key` is spent until `until` (a later time already stored is kept).
+    func recordRateLimit(_ key: String, until: Date) throws(SourceError)
 }

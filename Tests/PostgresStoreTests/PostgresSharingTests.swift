@@ -107,4 +107,23 @@ struct PostgresSharingTests {
             #expect(!error.message.contains("hunter22"))
         }
     }
+
+    @Test("a rate limit is stored per budget key; a later limit wins over an earlier one, never the reverse")
+    func rateLimits() async throws {
+        let url = try await TestPostgres.makeDatabase()
+        let (none, first, kept, later) = try await blocking {
+            let (_, store) = try Self.open(url)
+            let none = try store.rateLimit("budget https://api.example cred=ab")
+            try store.recordRateLimit("budget https://api.example cred=ab", until: Date(timeIntervalSince1970: 2_000))
+            let first = try store.rateLimit("budget https://api.example cred=ab")
+            try store.recordRateLimit("budget https://api.example cred=ab", until: Date(timeIntervalSince1970: 1_000))
+            let kept = try store.rateLimit("budget https://api.example cred=ab")
+            try store.recordRateLimit("budget https://api.example cred=ab", until: Date(timeIntervalSince1970: 3_000))
+            return (none, first, kept, try store.rateLimit("budget https://api.example cred=ab"))
+        }
+        #expect(none == nil)
+        #expect(first == Date(timeIntervalSince1970: 2_000))
+        #expect(kept == Date(timeIntervalSince1970: 2_000))
+        #expect(later == Date(timeIntervalSince1970: 3_000))
+    }
 }

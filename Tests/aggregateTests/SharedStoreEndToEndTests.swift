@@ -217,9 +217,28 @@ struct SharedStoreEndToEndTests {
 
         #expect(migrate.status == 0, "stderr: \(migrate.stderr)")
         #expect(info.status == 0)
-        #expect(info.stdout.contains("store: PostgreSQL") && info.stdout.contains("schema: v1"))
+        #expect(info.stdout.contains("store: PostgreSQL") && info.stdout.contains("schema: v1, v2-rate-limit"))
         #expect(info.stdout.contains("postgres://postgres:***@127.0.0.1"))
         for text in [migrate.stdout, migrate.stderr, info.stdout, info.stderr] { #expect(!text.contains("Pa55-word")) }
         #expect(local.stdout.contains("store: SQLite"))
+    }
+
+    @Test("a rate limit one process learnt (429, Retry-After) is respected by another: it sends nothing until it lifts")
+    func sharedRateLimit() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/feeds/alpha.xml", [
+            FixtureResponse(status: 429, headers: [("Retry-After", "300")], body: Data("slow down".utf8)), try Self.feed(),
+        ])
+        let shared = try await Shared(server: server)
+
+        let first = try await shared.run(["-f", "json", "--sources", "alpha"])
+        let second = try await shared.run(["-f", "json", "--sources", "alpha"])
+        await server.stop()
+
+        #expect(first.status == 1)
+        #expect(second.status == 1)
+        #expect(server.requests(path: "/feeds/alpha.xml").count == 1, "the second process did not ask")
+        let error = try #require(try second.sources().first?["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "rateLimited", "\(second.stdout)")
     }
 }
