@@ -241,4 +241,29 @@ struct SharedStoreEndToEndTests {
         let error = try #require(try second.sources().first?["error"] as? [String: Any])
         #expect(error["kind"] as? String == "rateLimited", "\(second.stdout)")
     }
+
+    @Test("cache stats, history clear and sinks status work on the shared store")
+    func maintenance() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/feeds/alpha.xml", try Self.feed())
+        server.route("/feeds/beta.xml", try Self.feed())
+        server.route("/hook", FixtureResponse(status: 204, body: Data()))
+        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
+        let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "sources": ["alpha"]}"#
+        let shared = try await Shared(server: server, sinks: sink)
+        let environment = ["AGGREGATE_STORE": shared.store]
+
+        let first = try await shared.run(["-f", "ndjson", "--new"])
+        let stats = try await Aggregate.run(["cache", "stats"], environment: environment)
+        let cleared = try await Aggregate.run(["history", "clear", "--source", "alpha"], environment: environment)
+        let again = try await shared.run(["-f", "ndjson", "--new"])
+        let sinks = try await Aggregate.run(["sinks", "status"], environment: environment)
+        await server.stop()
+
+        #expect(first.status == 0 && Self.items(first).count == 8, "stderr: \(first.stderr)")
+        #expect(stats.status == 0 && stats.stdout.contains("alpha") && stats.stdout.contains("beta"), "\(stats.stdout)\(stats.stderr)")
+        #expect(cleared.status == 0 && cleared.stdout.contains("4"), "\(cleared.stdout)\(cleared.stderr)")
+        #expect(Set(Self.items(again)) == Set(Self.items(first).filter { $0.hasPrefix("alpha/") }), "only alpha's history was cleared")
+        #expect(sinks.status == 0 && sinks.stdout.contains("hook"), "\(sinks.stdout)\(sinks.stderr)")
+    }
 }
