@@ -266,4 +266,32 @@ struct SharedStoreEndToEndTests {
         #expect(Set(Self.items(again)) == Set(Self.items(first).filter { $0.hasPrefix("alpha/") }), "only alpha's history was cleared")
         #expect(sinks.status == 0 && sinks.stdout.contains("hook"), "\(sinks.stdout)\(sinks.stderr)")
     }
+
+    @Test("kill -9 of a process while it delivers to a sink: another process sends the same delivery (same id), nothing lost")
+    func sinkSenderKilled() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/feeds/alpha.xml", try Self.feed())
+        server.route("/feeds/beta.xml", try Self.feed())
+        // The first delivery hangs (its sender is killed meanwhile); later ones are taken at once.
+        server.route("/hook", [FixtureResponse(status: 204, body: Data()).delayed(30), FixtureResponse(status: 204, body: Data())])
+        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
+        let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "#
+            + #""sources": ["alpha"], "timeoutSeconds": 60}"#
+        let shared = try await Shared(server: server, sinks: sink)
+
+        let killed = try await shared.run(["-f", "ndjson"]) { pid in
+            let sending = try await eventually { server.requests(path: "/hook").count == 1 }
+            #expect(sending)
+            kill(pid, SIGKILL)
+        }
+        let next = try await shared.run(["-f", "ndjson"])
+        await server.stop()
+
+        #expect(killed.status == 128 + SIGKILL || killed.status == SIGKILL, "status \(killed.status)")
+        #expect(next.status == 0, "stderr: \(next.stderr)")
+        let every = receiver.deliveries
+        #expect(every.count == 2)
+        #expect(Set(every.map(\.id)).count == 1, "the same delivery again, with its id")
+        #expect(receiver.itemIDs.count == 4 && Set(receiver.itemIDs).count == 4, "each of alpha's items once by deliveryId")
+    }
 }
