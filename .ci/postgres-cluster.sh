@@ -4,6 +4,7 @@
 #   postgres_cluster_start   # exports AGGREGATE_TEST_POSTGRES_URL and AGGREGATE_TEST_POSTGRES_DIR
 #   postgres_cluster_restart # restarts it (same port, same data)
 #   postgres_cluster_stop    # stops the server and removes the directory (also what an EXIT trap should call)
+# POSTGRES_CLUSTER_OPTIONS adds server options (a TLS test turns ssl on with its own certificate).
 # Locally: `source .ci/postgres-cluster.sh && postgres_cluster_start`, run the tests, `postgres_cluster_stop`.
 
 postgres_cluster_bin() {
@@ -27,7 +28,7 @@ postgres_cluster_start() {
     "${as_postgres[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; return 1; }
     "${as_postgres[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" \
-        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off" -w start \
+        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off ${POSTGRES_CLUSTER_OPTIONS:-}" -w start \
         >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; return 1; }
     export AGGREGATE_TEST_POSTGRES_DIR="$dir"
     export AGGREGATE_TEST_POSTGRES_BIN="$bin"

@@ -91,8 +91,10 @@ public struct TestPostgresCluster: Sendable {
         return output
     }
 
-    public static func start() async throws -> TestPostgresCluster {
-        let output = try await bash(
+    /// - Parameter options: more server options (`-c ssl=on …`); paths in them must be readable by `postgres`.
+    public static func start(options: String = "") async throws -> TestPostgresCluster {
+        let export = options.isEmpty ? "" : "export POSTGRES_CLUSTER_OPTIONS='\(options)'\n"
+        let output = try await bash(export +
             #"postgres_cluster_start >/dev/null && echo "cluster=$AGGREGATE_TEST_POSTGRES_URL|$AGGREGATE_TEST_POSTGRES_DIR|$AGGREGATE_TEST_POSTGRES_BIN""#)
         let line = output.split(separator: "\n").last { $0.hasPrefix("cluster=") }.map { String($0.dropFirst(8)) } ?? ""
         let parts = line.split(separator: "|").map(String.init)

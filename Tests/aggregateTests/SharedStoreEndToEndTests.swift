@@ -294,4 +294,32 @@ struct SharedStoreEndToEndTests {
         #expect(Set(every.map(\.id)).count == 1, "the same delivery again, with its id")
         #expect(receiver.itemIDs.count == 4 && Set(receiver.itemIDs).count == 4, "each of alpha's items once by deliveryId")
     }
+
+    @Test("TLS: sslmode=require connects to a server that offers TLS and is refused by one that does not")
+    func tls() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-pg-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let key = directory.appendingPathComponent("server.key").path, certificate = directory.appendingPathComponent("server.crt").path
+        let made = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost"],
+            environment: ProcessInfo.processInfo.environment)
+        try #require(made.status == 0, "\(made.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+        if getuid() == 0 {  // the server runs as postgres and must own its key
+            for path in [key, certificate] { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: path) }
+        }
+        let cluster = try await TestPostgresCluster.start(options: "-c ssl=on -c ssl_cert_file=\(certificate) -c ssl_key_file=\(key)")
+        let requiring = cluster.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")
+        let encrypted = try await Aggregate.run(["store", "migrate"], environment: ["AGGREGATE_STORE": requiring])
+        let plainServer = try #require(TestPostgres.serverURL).replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")
+        let refused = try await Aggregate.run(["store", "info"], environment: ["AGGREGATE_STORE": plainServer])
+        await cluster.stop()
+        try? FileManager.default.removeItem(at: directory)
+
+        #expect(encrypted.status == 0, "stderr: \(encrypted.stderr)")
+        #expect(encrypted.stdout.contains("sslmode: require"))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("TLS"), "\(refused.stderr)")
+    }
 }
