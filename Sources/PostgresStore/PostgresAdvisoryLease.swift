@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Logging
 import PostgresNIO
 import ProviderKit
 import Synchronization
@@ -9,9 +10,13 @@ import Synchronization
 /// its network). So a lease never outlives its holder, and no expiry has to be guessed.
 final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
     private let connection: Mutex<PostgresConnection?>
+    private let name: String
+    private let logger: Logger
 
-    private init(connection: PostgresConnection) {
+    private init(connection: PostgresConnection, name: String, logger: Logger) {
         self.connection = Mutex(connection)
+        self.name = name
+        self.logger = logger
     }
 
     /// Waits for the lock named `name`, at most `seconds` (PostgreSQL's `lock_timeout`), or until `cancellation`
@@ -28,7 +33,7 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
         do {
             try session.execute(PostgresQuery(unsafeSQL: "SET lock_timeout = \(max(1, Int(seconds * 1000)))"))
             try session.execute("SELECT pg_advisory_lock(hashtextextended(\(name), 0))")
-            return PostgresAdvisoryLease(connection: connection)
+            return PostgresAdvisoryLease(connection: connection, name: name, logger: database.logger)
         } catch {
             connection.closeSoon()
             throw SourceError(.timeout, "the lease \(name) was not had in time: \(database.describe(error))")
@@ -41,7 +46,7 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
         let session = PostgresSession(connection: connection, logger: database.logger)
         do {
             let held = try session.rows("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))").first?[0].decode(Bool.self)
-            if held == true { return PostgresAdvisoryLease(connection: connection) }
+            if held == true { return PostgresAdvisoryLease(connection: connection, name: name, logger: database.logger) }
             connection.closeSoon()
             return nil
         } catch {
@@ -51,14 +56,20 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
     }
 
     deinit {
-        release()
+        let held = connection.withLock { $0 }
+        held?.closeSoon()
     }
 
+    /// Unlocks and waits for the server to confirm (so whoever tries next finds the lock free), then closes the
+    /// connection. Blocks briefly: call it off the shared pool.
     func release() {
         let held = connection.withLock { connection in
             defer { connection = nil }
             return connection
         }
-        held?.closeSoon()
+        guard let held else { return }
+        let session = PostgresSession(connection: held, logger: logger, timeout: .seconds(5))
+        _ = try? session.execute("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))")
+        held.closeSoon()
     }
 }

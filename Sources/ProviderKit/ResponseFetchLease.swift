@@ -5,7 +5,8 @@ import Foundation
 /// cache key, the others that want the same response wait for it and then read what it stored, instead of
 /// asking the service again. A holder that dies loses it (its database session ends).
 public protocol ResponseFetchLease: Sendable {
-    /// Gives the lease up (idempotent). Never blocks.
+    /// Gives the lease up (idempotent), waiting briefly for the store to confirm so a waiter gets it at once:
+    /// call it off the shared pool.
     func release()
 }
 
