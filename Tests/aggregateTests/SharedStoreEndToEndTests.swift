@@ -17,6 +17,12 @@ struct SharedStoreEndToEndTests {
         return try .file(url, contentType: "application/rss+xml")
     }
 
+    /// Both feeds, each answered after 100 ms.
+    static func serveFeeds(on server: FixtureServer) throws {
+        server.route("/feeds/alpha.xml", try feed().delayed(0.1))
+        server.route("/feeds/beta.xml", try feed().delayed(0.1))
+    }
+
     /// Two feed sources on `server`, and the fresh database every process of the test shares.
     struct Shared {
         let sandbox: Sandbox
@@ -62,8 +68,7 @@ struct SharedStoreEndToEndTests {
     @Test("8 processes at once: one request per source request between them, and all 8 print the same items")
     func oneRequestEach() async throws {
         let server = try await FixtureServer.start()
-        server.route("/feeds/alpha.xml", try Self.feed().delayed(0.1))
-        server.route("/feeds/beta.xml", try Self.feed().delayed(0.1))
+        try Self.serveFeeds(on: server)
         let shared = try await Shared(server: server)
 
         let results = try await shared.runConcurrently(["-f", "ndjson"])
@@ -80,8 +85,7 @@ struct SharedStoreEndToEndTests {
     @Test("--new on 8 processes at once: the union of their outputs holds each item exactly once; a later run prints none")
     func announceOnce() async throws {
         let server = try await FixtureServer.start()
-        server.route("/feeds/alpha.xml", try Self.feed().delayed(0.1))
-        server.route("/feeds/beta.xml", try Self.feed().delayed(0.1))
+        try Self.serveFeeds(on: server)
         let shared = try await Shared(server: server)
 
         let results = try await shared.runConcurrently(["-f", "ndjson", "--new"])
@@ -126,8 +130,7 @@ struct SharedStoreEndToEndTests {
     @Test("a webhook sink fed by 8 processes at once: the receiver gets each item exactly once")
     func sinkOnce() async throws {
         let server = try await FixtureServer.start()
-        server.route("/feeds/alpha.xml", try Self.feed().delayed(0.1))
-        server.route("/feeds/beta.xml", try Self.feed().delayed(0.1))
+        try Self.serveFeeds(on: server)
         server.route("/hook", FixtureResponse(status: 204, body: Data()))
         let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
         let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "#
