@@ -7,9 +7,8 @@
 # The targets exist only with AGGREGATE_FUZZ=1 (see Package.swift) and are built in their own scratch path
 # with libFuzzer and AddressSanitizer, so the normal `swift build` / `swift test` never see them. Crashing
 # inputs land in .build-fuzz/artifacts/<target>/; keep each as a regression test in the normal suite.
-# Leak detection is on, with one suppression (Fuzz/lsan.supp): FoundationXML leaks a CFString per XML parse
-# error in _CFErrorCreateFromXMLInterface (a Foundation bug, not ours; see docs/TESTING.md), which would
-# otherwise stop the feed fuzzer within seconds. Any other leak stops the run with its stack.
+# Leak detection is on; Fuzz/lsan.supp may hold suppressions for third-party or Foundation leaks only (it holds
+# none today; see docs/TESTING.md). Any leak stops the run with its stack.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -49,11 +49,12 @@ struct FeedParserSecurityTests {
         #expect(feed.entries.first?.title == #"say "hi" & été with Example & Co"#)
     }
 
-    @Test("an entity that refers to another is left to libxml2, which drops it: no expansion can multiply")
+    @Test("an entity that refers to another is expanded by libxml2, within its amplification bound")
     func compositeInternalEntity() throws {
+        // FoundationXML dropped it ("[|A]"); libxml2's own SAX2 parser delivers what the document means.
         let xml = #"<!DOCTYPE rss [ <!ENTITY a "A"> <!ENTITY ab "&a;B"> ]><rss><channel><title>[&ab;|&a;]</title></channel></rss>"#
         let title = try FeedParser.parse(Data(xml.utf8)).title
-        #expect(title == "[|A]", "\(String(reflecting: title))")
+        #expect(title == "[AB|A]", "\(String(reflecting: title))")
     }
 
     @Test("an external entity never reads a local file", arguments: [

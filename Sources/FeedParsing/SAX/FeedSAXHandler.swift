@@ -1,50 +1,173 @@
+import CLibXML2
 import Domain
 import Foundation
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
-
-/// The `XMLParser` delegate: forwards each SAX event to a `FeedDocumentBuilder` and stops the parser
-/// when the builder says so.
-final class FeedSAXHandler: NSObject, XMLParserDelegate {
+/// What libxml2's SAX2 callbacks reach through the parser context's `_private` pointer (`Unmanaged` of this
+/// object): the builder each event goes to, and what the parse reported. One parse, one thread: never shared.
+/// (The callbacks' own context pointer stays the parser context, as libxml2's SAX2 defaults for the DTD need;
+/// libxml2 copies `_private` to the contexts it makes for a document's entities.)
+final class FeedSAXHandler {
     private(set) var builder: FeedDocumentBuilder
+    /// The parser context, for `xmlStopParser` and positions; set by `LibXML2PushParser`, cleared before it is freed.
+    var context: xmlParserCtxtPtr?
+    /// The builder asked to stop (enough entries, cancelled, not a feed): no more input is fed.
+    private(set) var stopped = false
+    /// Errors libxml2 recovered from (not warnings, not the end of input), counted for the source's warning.
+    private(set) var recoveredErrors = 0
+    /// The first of those, with where it was.
+    private(set) var firstRecovered: FeedDocumentBuilder.ReportedError?
+    /// Names or text that were not valid UTF-8 and were read with U+FFFD in their place.
+    private(set) var invalidUTF8 = false
 
     init(maxEntries: Int, cancellation: CancellationToken?, documentURL: URL?, onEntry: ((FeedEntry) -> Bool)? = nil) {
         builder = FeedDocumentBuilder(maxEntries: maxEntries, cancellation: cancellation, documentURL: documentURL)
         builder.onEntry = onEntry
-        super.init()
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes: [String: String]) {
-        if !builder.startElement(elementName, attributes: attributes) { parser.abortParsing() }
+    /// The position libxml2 has reached (1-based line and column; 0 before it started).
+    var position: (line: Int, column: Int) {
+        guard let context else { return (0, 0) }
+        return (Int(xmlSAX2GetLineNumber(context)), Int(xmlSAX2GetColumnNumber(context)))
     }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?) {
-        if !builder.endElement(elementName) { parser.abortParsing() }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        builder.characters(string)
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard builder.isCapturing else { return }
-        builder.characters(String(decoding: CDATABlock, as: UTF8.self))
-    }
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        builder.error(code: (parseError as NSError).code, line: parser.lineNumber, column: parser.columnNumber)
-    }
-
-    /// Never resolve an entity from outside the document (XXE): whatever is asked, the answer is nothing.
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? { nil }
 
     /// Atom entries without an author inherit the feed's (RFC 4287 §4.2.1).
     func finish() -> FeedDocumentBuilder {
         builder.inheritFeedAuthor()
         return builder
+    }
+
+    // MARK: - Events (from the C callbacks below)
+
+    fileprivate func startElement(_ name: String, attributes: [String: String]) {
+        guard !stopped else { return }
+        if !builder.startElement(name, attributes: attributes) { stop() }
+    }
+
+    fileprivate func endElement(_ name: String) {
+        guard !stopped else { return }
+        if !builder.endElement(name) { stop() }
+    }
+
+    fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>, cdata: Bool) {
+        guard !stopped, builder.isCapturing || !cdata else { return }
+        builder.characters(text(bytes))
+    }
+
+    fileprivate func error(_ error: xmlError) {
+        // Warnings lose nothing; namespace errors (an undeclared prefix) neither: names are classified by prefix.
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue,
+              error.domain != Int32(XML_FROM_NAMESPACE.rawValue)
+        else { return }
+        let code = Int(error.code)
+        // An error inside a document's own entity comes from a context libxml2 made for the entity's text,
+        // with positions in that text: the document's position is where the reference is.
+        let inDocument = error.ctxt == nil || error.ctxt == UnsafeMutableRawPointer(context)
+        let place = inDocument ? (line: Int(error.line), column: Int(error.int2)) : position
+        let reported = FeedDocumentBuilder.ReportedError(code: code, line: place.line, column: place.column)
+        if !FeedDocumentBuilder.endOfInputCodes.contains(code), code != XMLErrorDescription.entityLoop, !stopped {
+            recoveredErrors += 1
+            if firstRecovered == nil { firstRecovered = reported }
+        }
+        builder.error(code: reported.code, line: reported.line, column: reported.column)
+    }
+
+    private func stop() {
+        stopped = true
+        if let context { xmlStopParser(context) }
+    }
+
+    /// UTF-8 from libxml2, checked: an invalid sequence becomes U+FFFD (and is reported), never a trap.
+    fileprivate func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        invalidUTF8 = true
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A NUL-terminated name from libxml2 (its dictionary), measured, then checked as UTF-8.
+    fileprivate func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        return text(UnsafeBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))))
+    }
+
+    /// `prefix:local`, as the builder classifies names (it tracks namespace declarations itself).
+    fileprivate func qualifiedName(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> String {
+        guard prefix != nil else { return name(local) }
+        return name(prefix) + ":" + name(local)
+    }
+
+    /// An attribute value: `value..<end`. libxml2 leaves `&` as `&#38;` and declared entities as references
+    /// when it does not substitute entities; those few values are decoded by libxml2 (its limits apply).
+    fileprivate func attributeValue(_ value: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> String {
+        guard let value, let end, end >= value else { return "" }
+        let bytes = UnsafeBufferPointer(start: value, count: end - value)
+        guard bytes.contains(UInt8(ascii: "&")), let context, let length = Int32(exactly: bytes.count),
+              let decoded = xmlStringLenDecodeEntities(context, value, length, Int32(XML_SUBSTITUTE_REF), 0, 0, 0)
+        else { return text(bytes) }
+        defer { aggregate_xml_free(decoded) }
+        return text(UnsafeBufferPointer(start: decoded, count: strlen(UnsafeRawPointer(decoded).assumingMemoryBound(to: CChar.self))))
+    }
+}
+
+// MARK: - The C callbacks
+
+private func handler(_ pointer: UnsafeMutableRawPointer?) -> FeedSAXHandler? {
+    guard let pointer, let handler = pointer.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
+    return Unmanaged<FeedSAXHandler>.fromOpaque(handler).takeUnretainedValue()
+}
+
+extension FeedSAXHandler {
+    /// libxml2's SAX2 defaults (the DTD bookkeeping that makes a document's own entities work), with our element,
+    /// text and error callbacks, and nothing that would read outside the document or build a tree.
+    static func callbacks() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        xmlSAXVersion(&sax, 2)
+        sax.startElement = nil
+        sax.endElement = nil
+        sax.reference = nil
+        sax.processingInstruction = nil
+        sax.comment = nil
+        sax.setDocumentLocator = nil
+        sax.externalSubset = nil  // never load an external DTD
+        sax.resolveEntity = { _, _, _ in nil }  // never resolve an external entity
+        sax.warning = nil
+        sax.error = nil
+        sax.fatalError = nil
+        sax.startElementNs = { pointer, local, prefix, _, namespaceCount, namespaces, attributeCount, _, attributes in
+            guard let handler = handler(pointer) else { return }
+            var dictionary: [String: String] = [:]
+            if let namespaces, namespaceCount > 0 {
+                for index in 0..<Int(namespaceCount) {
+                    let prefix = namespaces[2 * index]
+                    let key = prefix.map { "xmlns:" + handler.name($0) } ?? "xmlns"
+                    dictionary[key] = handler.name(namespaces[2 * index + 1])
+                }
+            }
+            if let attributes, attributeCount > 0 {
+                for index in 0..<Int(attributeCount) {
+                    let fields = attributes + 5 * index  // localname, prefix, URI, value, end
+                    let key = handler.qualifiedName(fields[0], fields[1])
+                    if dictionary[key] == nil { dictionary[key] = handler.attributeValue(fields[3], fields[4]) }
+                }
+            }
+            handler.startElement(handler.qualifiedName(local, prefix), attributes: dictionary)
+        }
+        sax.endElementNs = { pointer, local, prefix, _ in
+            guard let handler = handler(pointer) else { return }
+            handler.endElement(handler.qualifiedName(local, prefix))
+        }
+        sax.characters = { pointer, bytes, length in
+            guard let handler = handler(pointer), let bytes, length > 0 else { return }
+            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)), cdata: false)
+        }
+        sax.ignorableWhitespace = sax.characters
+        sax.cdataBlock = { pointer, bytes, length in
+            guard let handler = handler(pointer), let bytes, length > 0 else { return }
+            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)), cdata: true)
+        }
+        sax.serror = { pointer, error in
+            guard let handler = handler(pointer), let error else { return }
+            handler.error(error.pointee)
+        }
+        return sax
     }
 }
