@@ -32,6 +32,8 @@ struct LeadingJunkTests {
             #expect(dirty.feed.entries.map(\.id) == clean.feed.entries.map(\.id), "\(fixture) after \(junk.name)")
             #expect(dirty.feed.entries.map(\.title) == clean.feed.entries.map(\.title), "\(fixture) after \(junk.name)")
             #expect(dirty.encoding == clean.encoding, "\(fixture) after \(junk.name)")
+            #expect(dirty.feed.warnings.filter { !$0.contains("before the XML declaration") } == clean.feed.warnings,
+                    "\(fixture) after \(junk.name)")
             if junk.name != "whitespace" && junk.name != "a BOM and whitespace" {
                 #expect(dirty.feed.warnings.contains { $0.contains("before the XML declaration") }, "\(fixture): \(junk.name)")
             }
@@ -47,6 +49,31 @@ struct LeadingJunkTests {
         switch result {
         case .success(let feed): #expect(feed.warnings.contains { $0.contains("before the XML declaration") })
         case .failure(let error): #expect(error.kind == .parse)
+        }
+    }
+
+    @Test("junk in front of a cut document: the cut is still reported, the same way", arguments: fixtures)
+    func truncatedAfterJunk(fixture: String) throws {
+        let full = try Fixture.data(fixture)
+        for fraction in [0.3, 0.8] {
+            let cut = Data(full.prefix(Int(Double(full.count) * fraction)))
+            let clean = Result { () throws(SourceError) in try FeedParser.parseDetailed(cut) }
+            for junk in Self.junk {
+                let dirty = Result { () throws(SourceError) in try FeedParser.parseDetailed(Data(junk.bytes) + cut) }
+                switch (clean, dirty) {
+                case (.success(let clean), .success(let dirty)):
+                    #expect(dirty.feed.entries.map(\.id) == clean.feed.entries.map(\.id), "\(fixture) \(fraction), \(junk.name)")
+                    #expect(dirty.encoding == clean.encoding, "\(fixture) \(fraction), \(junk.name)")
+                    #expect(dirty.feed.warnings.first { $0.hasPrefix("truncated:") } != nil, "\(fixture) \(fraction), \(junk.name)")
+                    #expect(dirty.feed.warnings.first { $0.hasPrefix("truncated:") }?.prefix(40)
+                            == clean.feed.warnings.first { $0.hasPrefix("truncated:") }?.prefix(40),
+                            "\(fixture) \(fraction), \(junk.name)")
+                case (.failure(let clean), .failure(let dirty)):
+                    #expect(dirty.kind == clean.kind, "\(fixture) \(fraction), \(junk.name)")
+                default:
+                    Issue.record("\(fixture) cut at \(fraction) after \(junk.name): \(dirty) where clean was \(clean)")
+                }
+            }
         }
     }
 
