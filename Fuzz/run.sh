@@ -27,7 +27,8 @@ seed() {
     local target="$1" corpus="$2"
     mkdir -p "$corpus"
     case "$target" in
-        FeedParserFuzzer) cp "$root"/Tests/FeedParsingTests/Fixtures/*.{rss,atom,rdf,xml} "$corpus"/ ;;
+        FeedParserFuzzer) cp "$root"/Tests/FeedParsingTests/Fixtures/*.{rss,atom,rdf,xml} "$corpus"/
+                          cp "$root"/Tests/FeedParsingTests/Fixtures/crashers/* "$corpus"/ ;;
         ManifestFuzzer) cp "$root"/manifest.json "$root"/Tests/aggregateTests/Fixtures/*.json "$corpus"/ 2>/dev/null || true
                         find "$root/Examples" -name '*.json' -size -64k -exec cp {} "$corpus"/ \; ;;
         RecordReadersFuzzer) cp "$root"/Tests/FilesProviderTests/Fixtures/*.{csv,ndjson,json} "$corpus"/ ;;

@@ -48,8 +48,9 @@ final class FeedSAXHandler {
         if !builder.endElement(name) { stop() }
     }
 
-    fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>, cdata: Bool) {
-        guard !stopped, builder.isCapturing || !cdata else { return }
+    fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Text outside a field (the whitespace between elements, most of it) is never converted.
+        guard !stopped, builder.isCapturing else { return }
         builder.characters(text(bytes))
     }
 
@@ -77,9 +78,9 @@ final class FeedSAXHandler {
     }
 
     /// UTF-8 from libxml2, checked: an invalid sequence becomes U+FFFD (and is reported), never a trap.
+    /// (`String(validating:as:)` is generic and not specialised across modules: a metadata lookup a call.)
     fileprivate func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if let valid = String(validating: bytes, as: UTF8.self) { return valid }
-        invalidUTF8 = true
+        if !UTF8Repair.isValid(bytes) { invalidUTF8 = true }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -89,11 +90,24 @@ final class FeedSAXHandler {
         return text(UnsafeBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))))
     }
 
-    /// `prefix:local`, as the builder classifies names (it tracks namespace declarations itself).
+    /// `prefix:local`, as the builder classifies names (it tracks namespace declarations itself). libxml2
+    /// interns names in the parser's dictionary, which lives as long as the parse: the same name is the same
+    /// pointer, so each distinct name is converted once (up to `maxCachedNames`).
     fileprivate func qualifiedName(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> String {
-        guard prefix != nil else { return name(local) }
-        return name(prefix) + ":" + name(local)
+        let key = NameKey(local: local, prefix: prefix)
+        if let known = names[key] { return known }
+        let value = prefix == nil ? name(local) : name(prefix) + ":" + name(local)
+        if names.count < Self.maxCachedNames { names[key] = value }
+        return value
     }
+
+    private struct NameKey: Hashable {
+        let local: UnsafePointer<xmlChar>?
+        let prefix: UnsafePointer<xmlChar>?
+    }
+
+    private static let maxCachedNames = 1024
+    private var names: [NameKey: String] = [:]
 
     /// An attribute value: `value..<end`. libxml2 leaves `&` as `&#38;` and declared entities as references
     /// when it does not substitute entities; those few values are decoded by libxml2 (its limits apply).
@@ -157,12 +171,12 @@ extension FeedSAXHandler {
         }
         sax.characters = { pointer, bytes, length in
             guard let handler = handler(pointer), let bytes, length > 0 else { return }
-            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)), cdata: false)
+            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
         }
         sax.ignorableWhitespace = sax.characters
         sax.cdataBlock = { pointer, bytes, length in
             guard let handler = handler(pointer), let bytes, length > 0 else { return }
-            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)), cdata: true)
+            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
         }
         sax.serror = { pointer, error in
             guard let handler = handler(pointer), let error else { return }
