@@ -25,4 +25,27 @@ static inline void aggregate_xml_free(void *pointer) {
     xmlFree(pointer);
 }
 
+/// Errors libxml2 raises without a parser context (an encoding converter failing on a document's bytes) go to
+/// the thread's generic error handler, which prints to stderr; the parse still hears of them through its own
+/// context. A parse silences them on its thread (libxml2 keeps the handler per thread) and restores it after.
+static inline void aggregate_xml_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+typedef struct {
+    xmlGenericErrorFunc handler;
+    void *context;
+} aggregate_xml_generic_errors;
+
+static inline aggregate_xml_generic_errors aggregate_xml_silence_generic_errors(void) {
+    aggregate_xml_generic_errors saved = { xmlGenericError, xmlGenericErrorContext };
+    xmlSetGenericErrorFunc(NULL, aggregate_xml_ignore_generic_error);
+    return saved;
+}
+
+static inline void aggregate_xml_restore_generic_errors(aggregate_xml_generic_errors saved) {
+    xmlSetGenericErrorFunc(saved.context, saved.handler);
+}
+
 #endif

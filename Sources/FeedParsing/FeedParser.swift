@@ -133,6 +133,7 @@ public enum FeedParser {
         }
         guard let format = document.format else {
             if fedBytes == 0 { throw SourceError(.parse, "the document is empty") }
+            if let failure = handler.inputFailure { throw error(XMLErrorDescription.text(forCode: failure.code), at: failure) }
             if let first = document.firstError { throw error(XMLErrorDescription.text(forCode: first.code), at: first) }
             throw SourceError(.parse, "the document is empty")
         }
@@ -141,8 +142,9 @@ public enum FeedParser {
         // only when nothing was read.
         var warnings: [String] = []
         if !complete, !document.rootClosed {
-            let position = document.endedEarly ?? endPosition
-            let text = document.endedEarly.map { XMLErrorDescription.text(forCode: $0.code) }
+            let endedEarly = handler.inputFailure ?? document.endedEarly
+            let position = endedEarly ?? endPosition
+            let text = endedEarly.map { XMLErrorDescription.text(forCode: $0.code) }
                 ?? "the document ends before its root element closes"
             let cut = SourceError(.parse, "\(text) at line \(position.line), column \(position.column)")
             guard document.entryCount > 0 else { throw cut }

@@ -16,6 +16,8 @@ final class FeedSAXHandler {
     private(set) var recoveredErrors = 0
     /// The first of those, with where it was.
     private(set) var firstRecovered: FeedDocumentBuilder.ReportedError?
+    /// Where libxml2 stopped reading the input, when it did (`inputFailed`).
+    private(set) var inputFailure: FeedDocumentBuilder.ReportedError?
     /// Names or text that were not valid UTF-8 and were read with U+FFFD in their place.
     private(set) var invalidUTF8 = false
 
@@ -70,6 +72,14 @@ final class FeedSAXHandler {
             if firstRecovered == nil { firstRecovered = reported }
         }
         builder.error(code: reported.code, line: reported.line, column: reported.column)
+    }
+
+    /// libxml2 stopped reading the input (its encoding converter failed): the parse ends here, where it got to.
+    func inputFailed(code: Int) {
+        guard inputFailure == nil else { return }
+        let place = position
+        inputFailure = FeedDocumentBuilder.ReportedError(code: code, line: place.line, column: place.column)
+        stopped = true
     }
 
     private func stop() {

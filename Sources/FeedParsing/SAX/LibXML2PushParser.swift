@@ -20,9 +20,13 @@ final class LibXML2PushParser {
 
     private let handler: FeedSAXHandler
     private let context: xmlParserCtxtPtr?
+    /// This thread's generic error handler before the parse (restored when it ends: the parse is synchronous,
+    /// made and freed on one thread).
+    private let savedGenericErrors: aggregate_xml_generic_errors
 
     init(handler: FeedSAXHandler) {
         _ = Self.initialized
+        savedGenericErrors = aggregate_xml_silence_generic_errors()
         self.handler = handler
         var sax = FeedSAXHandler.callbacks()
         context = xmlCreatePushParserCtxt(&sax, nil, nil, 0, nil)
@@ -34,6 +38,7 @@ final class LibXML2PushParser {
     }
 
     deinit {
+        defer { aggregate_xml_restore_generic_errors(savedGenericErrors) }
         handler.context = nil
         guard let context else { return }
         // The SAX2 defaults keep the document's DTD (its entities) in a document of their own.
@@ -57,6 +62,12 @@ final class LibXML2PushParser {
             offset += count
             let terminate: Int32 = last && offset == bytes.count ? 1 : 0
             _ = xmlParseChunk(context, piece.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), terminate)
+            // A converter failure (bytes the declared encoding cannot have) halts libxml2 without telling the
+            // context's error handler: its input buffer keeps the error.
+            if let buffer = context.pointee.input?.pointee.buf, buffer.pointee.error != 0 {
+                handler.inputFailed(code: XMLErrorDescription.invalidEncoding)
+                return
+            }
             if handler.stopped { return }
         } while offset < bytes.count
     }
