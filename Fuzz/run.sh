@@ -6,7 +6,8 @@
 #
 # The targets exist only with AGGREGATE_FUZZ=1 (see Package.swift) and are built in their own scratch path
 # with libFuzzer and AddressSanitizer, so the normal `swift build` / `swift test` never see them. Crashing
-# inputs land in .build-fuzz/artifacts/<target>/; keep each as a regression test in the normal suite.
+# inputs land in .build-fuzz/findings/<target>/ (not artifacts/: SwiftPM empties that folder on every build);
+# keep each as a regression test in the normal suite.
 # Leak detection is on; Fuzz/lsan.supp may hold suppressions for third-party or Foundation leaks only (it holds
 # none today; see docs/TESTING.md). Any leak stops the run with its stack.
 set -euo pipefail
@@ -43,7 +44,7 @@ status=0
 printf '%-22s %8s %10s %s\n' target seconds executions result
 for target in "${targets[@]}"; do
     corpus="$scratch/corpus/$target"
-    artifacts="$scratch/artifacts/$target/"
+    artifacts="$scratch/findings/$target/"
     mkdir -p "$artifacts"
     seed "$target" "$corpus"
     log="$scratch/$target.log"
