@@ -34,6 +34,27 @@ struct FeedParserSecurityTests {
         #expect(clock.now - start < .seconds(10))
     }
 
+    /// One 20 KB entity referenced 200,000 times: a 620 KB document that means 4 GB of text.
+    static func quadraticBlowup(inAttribute: Bool) -> Data {
+        let entity = String(repeating: "x", count: 20_000)
+        let references = String(repeating: "&e;", count: 200_000)
+        let body = inAttribute
+            ? #"<item><title>t</title><enclosure url="\#(references)"/></item>"#
+            : "<title>\(references)</title><item><title>t</title></item>"
+        return Data(#"<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY e "\#(entity)">]><rss><channel>\#(body)</channel></rss>"#.utf8)
+    }
+
+    @Test("one large entity referenced many times (quadratic blowup) stops at the expansion bound",
+          arguments: [false, true])
+    func quadraticBlowup(inAttribute: Bool) throws {
+        // libxml2 2.9 lets this through to a SAX application: 95 s and 7.8 GB of memory before our bound.
+        let error = try #require(throws: SourceError.self) {
+            try FeedParser.parse(Self.quadraticBlowup(inAttribute: inAttribute))
+        }
+        #expect(error.kind == .parse)
+        #expect(error.message.hasPrefix("entity expansion limit exceeded"), "\(error)")
+    }
+
     @Test("an entity the document declares is expanded, in text, CDATA-bound runs, links and attributes")
     func smallInternalEntity() throws {
         // libxml2's SAX2 parser delivers a declared entity's text (FoundationXML on Linux delivered nothing,

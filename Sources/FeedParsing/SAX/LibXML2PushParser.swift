@@ -61,6 +61,7 @@ final class LibXML2PushParser {
             let piece = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[offset..<(offset + count)])
             offset += count
             let terminate: Int32 = last && offset == bytes.count ? 1 : 0
+            handler.fedBytes += count
             _ = xmlParseChunk(context, piece.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(count), terminate)
             // A converter failure (bytes the declared encoding cannot have) halts libxml2 without telling the
             // context's error handler: its input buffer keeps the error.
