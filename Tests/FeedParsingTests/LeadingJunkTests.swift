@@ -40,6 +40,25 @@ struct LeadingJunkTests {
         }
     }
 
+    @Test("a windows-1251 feed of 24 entries after each kind of junk: 24 entries, Cyrillic intact; cut, it says so",
+          arguments: junk.map(\.name))
+    func windows1251(junkName: String) throws {
+        let junk = try #require(Self.junk.first { $0.name == junkName }).bytes
+        let title = FeedParserEncodingTests.cyrillic1251
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n<rss version=\"2.0\"><channel>\n".utf8)
+        for index in 0..<24 {
+            bytes += Array("<item><guid>\(index)</guid><title>".utf8) + title + Array("</title><description><![CDATA[".utf8)
+            bytes += Array(repeating: UInt8(ascii: "z"), count: 600) + Array("]]></description></item>\n".utf8)
+        }
+        bytes += Array("</channel></rss>\n".utf8)
+        let feed = try FeedParser.parse(Data(junk + bytes))
+        #expect(feed.entries.count == 24)
+        #expect(feed.entries.allSatisfy { $0.title == "Новости" })
+        let cut = try FeedParser.parse(Data(junk + bytes.prefix(bytes.count * 2 / 3)))
+        #expect(cut.entries.count > 0 && cut.entries.count < 24)
+        #expect(cut.warnings.contains { $0.hasPrefix("truncated:") && $0.contains("line ") }, "\(cut.warnings)")
+    }
+
     @Test("the fuzzer's crasher (a broken declaration, then invalid UTF-8 in an attribute name) is an answer, not a crash")
     func crasher() {
         let data = (try? Fixture.data("crashers/fuzz_sciencemag_bad_decl_bad_utf8_attr.xml")) ?? Data()
