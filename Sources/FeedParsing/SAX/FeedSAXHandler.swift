@@ -40,23 +40,23 @@ final class FeedSAXHandler {
 
     // MARK: - Events (from the C callbacks below)
 
-    fileprivate func startElement(_ name: String, attributes: [String: String]) {
+    func startElement(_ name: String, attributes: [String: String]) {
         guard !stopped else { return }
         if !builder.startElement(name, attributes: attributes) { stop() }
     }
 
-    fileprivate func endElement(_ name: String) {
+    func endElement(_ name: String) {
         guard !stopped else { return }
         if !builder.endElement(name) { stop() }
     }
 
-    fileprivate func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Text outside a field (the whitespace between elements, most of it) is never converted.
         guard !stopped, builder.isCapturing else { return }
         builder.characters(text(bytes))
     }
 
-    fileprivate func error(_ error: xmlError) {
+    func error(_ error: xmlError) {
         // Warnings lose nothing; namespace errors (an undeclared prefix) neither: names are classified by prefix.
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue,
               error.domain != Int32(XML_FROM_NAMESPACE.rawValue)
@@ -88,12 +88,12 @@ final class FeedSAXHandler {
 
     /// Counts `count` bytes delivered from inside an entity when `pointer` (the context of the event) is not the
     /// document's own; false, and the parse stops with the entity-expansion error, once past the allowance.
-    fileprivate func allowExpansion(_ count: Int, in pointer: UnsafeMutableRawPointer?) -> Bool {
+    func allowExpansion(_ count: Int, in pointer: UnsafeMutableRawPointer?) -> Bool {
         guard let context, pointer != UnsafeMutableRawPointer(context) else { return true }
         return allowExpansion(count)
     }
 
-    fileprivate func allowExpansion(_ count: Int) -> Bool {
+    func allowExpansion(_ count: Int) -> Bool {
         guard !stopped else { return false }
         expandedBytes += count
         guard expandedBytes > Self.expansionAllowance, expandedBytes / Self.expansionFactor > fedBytes else { return true }
@@ -118,13 +118,13 @@ final class FeedSAXHandler {
 
     /// UTF-8 from libxml2, checked: an invalid sequence becomes U+FFFD (and is reported), never a trap.
     /// (`String(validating:as:)` is generic and not specialised across modules: a metadata lookup a call.)
-    fileprivate func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         if !UTF8Repair.isValid(bytes) { invalidUTF8 = true }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A NUL-terminated name from libxml2 (its dictionary), measured, then checked as UTF-8.
-    fileprivate func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
+    func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
         guard let pointer else { return "" }
         return text(UnsafeBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))))
     }
@@ -132,7 +132,7 @@ final class FeedSAXHandler {
     /// `prefix:local`, as the builder classifies names (it tracks namespace declarations itself). libxml2
     /// interns names in the parser's dictionary, which lives as long as the parse: the same name is the same
     /// pointer, so each distinct name is converted once (up to `maxCachedNames`).
-    fileprivate func qualifiedName(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> String {
+    func qualifiedName(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> String {
         let key = NameKey(local: local, prefix: prefix)
         if let known = names[key] { return known }
         let value = prefix == nil ? name(local) : name(prefix) + ":" + name(local)
@@ -150,7 +150,7 @@ final class FeedSAXHandler {
 
     /// An attribute value: `value..<end`. libxml2 leaves `&` as `&#38;` and declared entities as references
     /// when it does not substitute entities; those few values are decoded by libxml2 (its limits apply).
-    fileprivate func attributeValue(_ value: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> String {
+    func attributeValue(_ value: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> String {
         guard let value, let end, end >= value else { return "" }
         let bytes = UnsafeBufferPointer(start: value, count: end - value)
         guard bytes.contains(UInt8(ascii: "&")), let context, let length = Int32(exactly: bytes.count),
@@ -160,71 +160,5 @@ final class FeedSAXHandler {
         let count = strlen(UnsafeRawPointer(decoded).assumingMemoryBound(to: CChar.self))
         guard allowExpansion(max(0, count - bytes.count)) else { return "" }
         return text(UnsafeBufferPointer(start: decoded, count: count))
-    }
-}
-
-// MARK: - The C callbacks
-
-private func handler(_ pointer: UnsafeMutableRawPointer?) -> FeedSAXHandler? {
-    guard let pointer, let handler = pointer.assumingMemoryBound(to: xmlParserCtxt.self).pointee._private else { return nil }
-    return Unmanaged<FeedSAXHandler>.fromOpaque(handler).takeUnretainedValue()
-}
-
-extension FeedSAXHandler {
-    /// libxml2's SAX2 defaults (the DTD bookkeeping that makes a document's own entities work), with our element,
-    /// text and error callbacks, and nothing that would read outside the document or build a tree.
-    static func callbacks() -> xmlSAXHandler {
-        var sax = xmlSAXHandler()
-        xmlSAXVersion(&sax, 2)
-        sax.startElement = nil
-        sax.endElement = nil
-        sax.reference = nil
-        sax.processingInstruction = nil
-        sax.comment = nil
-        sax.setDocumentLocator = nil
-        sax.externalSubset = nil  // never load an external DTD
-        sax.resolveEntity = { _, _, _ in nil }  // never resolve an external entity
-        sax.warning = nil
-        sax.error = nil
-        sax.fatalError = nil
-        sax.startElementNs = { pointer, local, prefix, _, namespaceCount, namespaces, attributeCount, _, attributes in
-            guard let handler = handler(pointer), handler.allowExpansion(16, in: pointer) else { return }
-            var dictionary: [String: String] = [:]
-            if let namespaces, namespaceCount > 0 {
-                for index in 0..<Int(namespaceCount) {
-                    let prefix = namespaces[2 * index]
-                    let key = prefix.map { "xmlns:" + handler.name($0) } ?? "xmlns"
-                    dictionary[key] = handler.name(namespaces[2 * index + 1])
-                }
-            }
-            if let attributes, attributeCount > 0 {
-                for index in 0..<Int(attributeCount) {
-                    let fields = attributes + 5 * index  // localname, prefix, URI, value, end
-                    let key = handler.qualifiedName(fields[0], fields[1])
-                    if dictionary[key] == nil { dictionary[key] = handler.attributeValue(fields[3], fields[4]) }
-                }
-            }
-            handler.startElement(handler.qualifiedName(local, prefix), attributes: dictionary)
-        }
-        sax.endElementNs = { pointer, local, prefix, _ in
-            guard let handler = handler(pointer) else { return }
-            handler.endElement(handler.qualifiedName(local, prefix))
-        }
-        sax.characters = { pointer, bytes, length in
-            guard let handler = handler(pointer), let bytes, length > 0,
-                  handler.allowExpansion(Int(length), in: pointer) else { return }
-            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
-        }
-        sax.ignorableWhitespace = sax.characters
-        sax.cdataBlock = { pointer, bytes, length in
-            guard let handler = handler(pointer), let bytes, length > 0,
-                  handler.allowExpansion(Int(length), in: pointer) else { return }
-            handler.characters(UnsafeBufferPointer(start: bytes, count: Int(length)))
-        }
-        sax.serror = { pointer, error in
-            guard let handler = handler(pointer), let error else { return }
-            handler.error(error.pointee)
-        }
-        return sax
     }
 }
