@@ -133,12 +133,21 @@ final class FeedSAXHandler {
     /// interns names in the parser's dictionary, which lives as long as the parse: the same name is the same
     /// pointer, so each distinct name is converted once (up to `maxCachedNames`).
     func qualifiedName(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> String {
+        // A feed repeats a couple of dozen names: comparing two pointers beats hashing them.
+        for (knownLocal, knownPrefix, known) in recentNames where knownLocal == local && knownPrefix == prefix { return known }
         let key = NameKey(local: local, prefix: prefix)
         if let known = names[key] { return known }
         let value = prefix == nil ? name(local) : name(prefix) + ":" + name(local)
-        if names.count < Self.maxCachedNames { names[key] = value }
+        if recentNames.count < Self.maxRecentNames {
+            recentNames.append((local, prefix, value))
+        } else if names.count < Self.maxCachedNames {
+            names[key] = value
+        }
         return value
     }
+
+    private static let maxRecentNames = 32
+    private var recentNames: [(UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?, String)] = []
 
     private struct NameKey: Hashable {
         let local: UnsafePointer<xmlChar>?
