@@ -5,9 +5,11 @@ import CLibXML2
 ///
 /// Options: recovery (every recovered error is counted by the handler and reported on the source), no network,
 /// no DTD loading, no entity substitution by libxml2 (the document's own entities are delivered as events,
-/// bounded by libxml2's amplification check; external ones are never resolved), and no `XML_PARSE_HUGE`, so
-/// libxml2's hard limits stay. Errors go to the handler through this context's own structured error callback:
-/// nothing global is set, so parsers on several threads do not meet.
+/// bounded by libxml2's amplification check and by the handler's own expansion bound; external ones are never
+/// resolved), and no `XML_PARSE_HUGE`, so libxml2's hard limits stay. Errors go to the handler through this
+/// context's own structured error callback; the only other setting is the parsing thread's generic error
+/// handler (libxml2 keeps it per thread), silenced for the parse and restored. Parsers on several threads do
+/// not meet.
 final class LibXML2PushParser {
     private static let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
     /// Largest piece handed to `xmlParseChunk` at once (its size is an `Int32`).
