@@ -55,8 +55,13 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
-        .target(name: "FeedParsing", dependencies: ["Domain"]),
+        // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
+        .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2"]),
+        // The system's libxml2 (libxml2-dev), as the store links the system's SQLite: a missing header stops the
+        // build naming the package to install.
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
 
         // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
         // response cache, last good copy of each source, item history, recent queries.
@@ -252,7 +257,7 @@ if let only = Context.environment["AGGREGATE_ONLY"], !only.isEmpty {
 }
 
 // Shared settings, applied once: Swift 6 language mode (strict concurrency) everywhere.
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     target.swiftSettings = settings
