@@ -1,5 +1,6 @@
 import Foundation
 import ProviderTesting
+import Synchronization
 import Testing
 
 /// Running a shared PostgreSQL store: faults (unreachable, restarted), TLS, the schema and the maintenance
@@ -135,5 +136,71 @@ struct SharedStoreOperationsEndToEndTests {
         #expect(encrypted.stdout.contains("sslmode: require"))
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("TLS"), "\(refused.stderr)")
+    }
+}
+
+/// Two `watch -f ndjson` processes (two machines) on one shared store: a new item is announced by one of them.
+@Suite("aggregate watch on a shared PostgreSQL store (end to end)", .serialized,
+       .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
+struct SharedStoreWatchEndToEndTests {
+    @Test("two watches sharing a store: each item that appears while they run is printed by exactly one of them")
+    func watchesAnnounceOnce() async throws {
+        let store = try await TestPostgres.makeDatabase()
+        let sandbox = try Sandbox(
+            manifest: """
+                {"version": 1, "defaults": {"refreshSeconds": 1},
+                 "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}
+                """,
+            files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+        // The first run claims what is there; the watches then only have news to announce.
+        let seeded = try await Aggregate.run(
+            ["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": store])
+        try #require(seeded.status == 0, "\(seeded.stderr)")
+        let watches = try (0..<2).map { _ in
+            var environment = ProcessInfo.processInfo.environment
+            environment["AGGREGATE_STORE"] = store
+            environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+            return try LiveProcess.start(
+                Aggregate.binary, ["watch", "-f", "ndjson", "--new-only", "--stop-after", "120", "--manifest", sandbox.manifestPath],
+                environment: environment)
+        }
+        var ids = ["a"]
+        for next in ["b", "c", "d"] {
+            ids.append(next)
+            try SinkSandbox.write(ids, in: sandbox)
+            let marker = #""id":"\#(next)""#
+            // Each watch reads the file every second; one of them prints the item.
+            let printed = await Self.eitherPrints(marker, watches)
+            #expect(printed, "\(next) was announced by one of the watches")
+            try await Task.sleep(for: .seconds(3))  // both have had a cycle past the change
+        }
+        for watch in watches { watch.signal(SIGTERM) }
+        var lines: [String] = []
+        for watch in watches {
+            let result = await watch.finish()
+            lines += SharedStoreEndToEndTests.items(CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr))
+        }
+        for id in ["news/b", "news/c", "news/d"] {
+            #expect(lines.filter { $0 == id }.count == 1, "\(id) once across both watches: \(lines)")
+        }
+        #expect(!lines.contains("news/a"), "claimed before the watches started")
+    }
+
+    /// Whether one of `watches` printed `marker` within 60 s (polled: a wait on one of them cannot be called off).
+    private static func eitherPrints(_ marker: String, _ watches: [LiveProcess]) async -> Bool {
+        for _ in 0..<600 {
+            for watch in watches where await printed(marker, by: watch) { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    private static func printed(_ marker: String, by watch: LiveProcess) async -> Bool {
+        let seen = Mutex(false)
+        _ = await watch.waitFor { stdout, _ in
+            seen.withLock { $0 = stdout.contains(marker) }
+            return true
+        }
+        return seen.withLock { $0 }
     }
 }
