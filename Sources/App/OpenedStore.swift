@@ -57,6 +57,15 @@ enum StoreLocation: Sendable, Hashable {
     /// A store was asked for that cannot be used; the message names no password.
     case invalid(String)
 
+    /// The store a command uses that may have a manifest: its `store.url` counts when the file is a valid
+    /// manifest; a missing or invalid one leaves `AGGREGATE_STORE` and the data directory.
+    static func resolve(manifestAt manifest: URL?, environment: [String: String]) -> StoreLocation {
+        let storeURL = manifest.flatMap {
+            try? ManifestLoader.loadCollecting(from: $0, providers: ProviderRegistry.builtIn.names).0.storeURL
+        }
+        return resolve(manifestURL: storeURL, environment: environment)
+    }
+
     static func resolve(manifestURL: String?, environment: [String: String]) -> StoreLocation {
         var text: String?
         if let value = environment["AGGREGATE_STORE"], !value.isEmpty {

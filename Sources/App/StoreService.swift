@@ -24,14 +24,14 @@ public struct StoreService: Sendable {
         self.location = location
     }
 
-    /// Opens the store: the shared one `AGGREGATE_STORE` names, else the SQLite file in the data directory
-    /// (`$AGGREGATE_HOME`, …), recovering from a damaged file; nil when there is no usable store. The
-    /// warnings are for stderr.
+    /// Opens the store: the shared one `AGGREGATE_STORE` or the manifest's `store.url` names (`manifestURL`:
+    /// read when it is a valid manifest), else the SQLite file in the data directory (`$AGGREGATE_HOME`, …),
+    /// recovering from a damaged file; nil when there is no usable store. The warnings are for stderr.
     public static func open(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        manifestAt manifestURL: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (service: StoreService?, warnings: [String], location: String) {
         let directory = DataDirectory.resolve(environment: environment)
-        switch StoreLocation.resolve(manifestURL: nil, environment: environment) {
+        switch StoreLocation.resolve(manifestAt: manifestURL, environment: environment) {
         case .sqlite(let url):
             let (database, warnings) = AppDatabase.openRecovering(at: url)
             let service = database.map {

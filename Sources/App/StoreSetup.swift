@@ -20,8 +20,7 @@ public enum StoreSetup {
     public static func describe(
         manifestAt manifestURL: URL?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Report {
-        let storeURL = manifestURL.flatMap { try? ManifestLoader.loadCollecting(from: $0, providers: ProviderRegistry.builtIn.names).0.storeURL }
-        switch StoreLocation.resolve(manifestURL: storeURL, environment: environment) {
+        switch StoreLocation.resolve(manifestAt: manifestURL, environment: environment) {
         case .sqlite(let url):
             let (database, warnings) = AppDatabase.openRecovering(at: url)
             return Report(

@@ -26,8 +26,10 @@ struct SinksCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "Pending, failed and delivered counts per sink, and each undelivered delivery.")
 
+        @OptionGroup var manifestOptions: ManifestOptions
+
         func run() throws {
-            let store = try StoreOptions.openStore()
+            let store = try StoreOptions.openStore(manifestOptions)
             let (counts, deliveries) = try SinksCommand.reading { () throws(SourceError) in
                 (try store.sinkCountRows(), try store.undeliveredRows())
             }
@@ -47,8 +49,10 @@ struct SinksCommand: ParsableCommand {
         @Argument(help: ArgumentHelp("A delivery id, or a sink id for all of its undelivered deliveries.", valueName: "id"))
         var id: String
 
+        @OptionGroup var manifestOptions: ManifestOptions
+
         func run() throws {
-            let store = try StoreOptions.openStore()
+            let store = try StoreOptions.openStore(manifestOptions)
             print(try SinksCommand.reading { () throws(SourceError) in try store.retryDeliveries(id) })
         }
     }
@@ -63,8 +67,10 @@ struct SinksCommand: ParsableCommand {
         @Flag(name: .long, help: "Do not ask for confirmation.")
         var yes = false
 
+        @OptionGroup var manifestOptions: ManifestOptions
+
         func run() throws {
-            let store = try StoreOptions.openStore()
+            let store = try StoreOptions.openStore(manifestOptions)
             let matching = try SinksCommand.reading { () throws(SourceError) in try store.undeliveredDeliveries(matching: id) }
             guard !matching.isEmpty else {
                 print("No undelivered delivery matches '\(id)'.")

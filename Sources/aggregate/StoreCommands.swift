@@ -11,11 +11,11 @@ struct StoreOptions: ParsableArguments {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
-    /// The store in the data directory ($AGGREGATE_HOME, else $XDG_DATA_HOME/aggregate, else
-    /// ~/.local/share/aggregate), with `--source` checked; warnings go to stderr, no usable store exits 1,
-    /// and a source that names nothing exits 64.
+    /// The store runs of this manifest use (`AGGREGATE_STORE`, else the manifest's `store.url`, else the data
+    /// directory: $AGGREGATE_HOME, $XDG_DATA_HOME/aggregate or ~/.local/share/aggregate), with `--source`
+    /// checked; warnings go to stderr, no usable store exits 1, and a source that names nothing exits 64.
     func open() throws -> StoreService {
-        let service = try Self.openStore()
+        let service = try Self.openStore(manifestOptions)
         do throws(StoreSelectionError) {
             try service.check(source: source, manifestSources: manifestSourceIDs())
         } catch {
@@ -24,9 +24,12 @@ struct StoreOptions: ParsableArguments {
         return service
     }
 
-    /// The store in the data directory; warnings go to stderr, and no usable store exits 1.
-    static func openStore() throws -> StoreService {
-        let (service, warnings, location) = StoreService.open()
+    /// The store runs of the manifest use (the manifest is optional); warnings go to stderr, and no usable
+    /// store exits 1.
+    static func openStore(_ manifestOptions: ManifestOptions) throws -> StoreService {
+        let manifest = manifestOptions.manifestURL
+        let (service, warnings, location) = StoreService.open(
+            manifestAt: FileManager.default.fileExists(atPath: manifest.path) ? manifest : nil)
         for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
         guard let service else {
             Terminal.writeError("aggregate: the store in \(location) cannot be opened\n")

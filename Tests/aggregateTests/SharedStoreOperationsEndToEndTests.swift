@@ -110,6 +110,27 @@ struct SharedStoreOperationsEndToEndTests {
         #expect(sinks.status == 0 && sinks.stdout.contains("hook"), "\(sinks.stdout)\(sinks.stderr)")
     }
 
+    @Test("with the store named only by the manifest's store.url, cache stats and sinks status read that store")
+    func maintenanceFollowsManifest() async throws {
+        let store = try await TestPostgres.makeDatabase()
+        let sandbox = try Sandbox(
+            manifest: """
+                {"version": 1, "store": {"url": "${SHARED_DB}"},
+                 "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}
+                """,
+            files: ["data/news.ndjson": SinkSandbox.news(["a", "b"])])
+        let environment = ["SHARED_DB": store]
+        let run = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+        let stats = try await Aggregate.run(["cache", "stats", "--manifest", sandbox.manifestPath], environment: environment)
+        let sinks = try await Aggregate.run(["sinks", "status", "--manifest", sandbox.manifestPath], environment: environment)
+        let elsewhere = try await Aggregate.run(["cache", "stats"], environment: environment)
+
+        #expect(run.status == 0 && SharedStoreEndToEndTests.items(run) == ["news/a", "news/b"], "\(run.stderr)")
+        #expect(stats.status == 0 && stats.stdout.contains("news"), "the shared store's history: \(stats.stdout)\(stats.stderr)")
+        #expect(sinks.status == 0 && sinks.stdout.contains("127.0.0.1"), "names the shared store: \(sinks.stdout)\(sinks.stderr)")
+        #expect(!elsewhere.stdout.contains("news"), "without the manifest, the data directory's own store: \(elsewhere.stdout)")
+    }
+
     @Test("TLS: sslmode=require connects to a server that offers TLS and is refused by one that does not")
     func tls() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-pg-tls-\(UUID().uuidString)")
