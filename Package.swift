@@ -214,9 +214,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
-            "Presentation", "Domain", "ProviderTesting",
+            "Presentation", "Domain", "ProviderTesting", "FeedParsing",
             .product(name: "CSV", package: "CSV.swift"),
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "aggregateTests", dependencies: [
             "aggregate", "ProviderTesting",
             .product(name: "Crypto", package: "swift-crypto"),

@@ -28,6 +28,13 @@ struct RunCommand: ParsableCommand {
 
             A jq syntax error exits 64 with jq's message; an error while jq runs prints jq's message, \
             goes on with the next item (ndjson) and exits 5.
+
+            FEEDS
+              -f atom --sort date > feed.xml       an Atom 1.0 feed of the items (also rss, jsonfeed)
+              -f rss --feed-title 'Team news' --feed-link https://example.com/news
+
+            Entry ids are stable (urn:aggregate:<source>:<item id>), so a feed reader polling a file that cron \
+            rewrites sees each item once.
             """
     )
 
@@ -47,6 +54,8 @@ struct RunCommand: ParsableCommand {
     var sort: ItemOrder = .source
 
     @OptionGroup var shaping: ShapingOptions
+
+    @OptionGroup var feedOptions: FeedOptions
 
     @OptionGroup var templateOption: TemplateOption
 
@@ -99,6 +108,7 @@ struct RunCommand: ParsableCommand {
         if shaping.jq != nil, let format, format != .json, format != .ndjson {
             throw ValidationError("--jq applies to JSON: use it with -f json (the report) or -f ndjson (each item).")
         }
+        try feedOptions.validate(for: format)
         if templateOption.template != nil, format != nil {
             throw ValidationError("--template prints the template instead of a format; leave out -f.")
         }
@@ -156,7 +166,7 @@ struct RunCommand: ParsableCommand {
         }
         let options = RenderOptions(
             limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
-            width: Terminal.stdoutWidth)
+            width: Terminal.stdoutWidth, feed: feedOptions.metadata)
         if let template {
             stdout.write(template.render(report, options: options, now: now))
         } else if let ndjsonWriter {

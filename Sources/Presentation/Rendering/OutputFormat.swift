@@ -10,4 +10,13 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case csv
     /// A `##` section per source with a GitHub table of its items.
     case markdown
+    /// An Atom 1.0 feed of the items, stable entry ids (source id + item id).
+    case atom
+    /// An RSS 2.0 channel of the items, the same ids as `guid`.
+    case rss
+    /// A JSON Feed 1.1 of the items, the same ids.
+    case jsonfeed
+
+    /// Atom, RSS and JSON Feed: formats of the items alone, for feed readers.
+    public var isFeed: Bool { self == .atom || self == .rss || self == .jsonfeed }
 }

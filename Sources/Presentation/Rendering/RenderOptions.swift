@@ -9,12 +9,18 @@ public struct RenderOptions: Sendable {
     public var color: Bool
     /// Table: terminal columns to fit cells into (truncated with `…`); `nil` never truncates.
     public var width: Int?
+    /// Atom, RSS and JSON Feed: the feed's title and addresses.
+    public var feed: FeedMetadata
 
-    public init(limit: Int? = nil, verbose: Bool = false, color: Bool = false, width: Int? = nil) {
+    public init(
+        limit: Int? = nil, verbose: Bool = false, color: Bool = false, width: Int? = nil,
+        feed: FeedMetadata = FeedMetadata()
+    ) {
         self.limit = limit
         self.verbose = verbose
         self.color = color
         self.width = width
+        self.feed = feed
     }
 }
 

@@ -28,6 +28,9 @@ public enum Renderers {
         case .ndjson: NDJSONRenderer()
         case .csv: CSVRenderer()
         case .markdown: MarkdownRenderer()
+        case .atom: AtomRenderer()
+        case .rss: RSSRenderer()
+        case .jsonfeed: JSONFeedRenderer()
         }
     }
 }

@@ -12,6 +12,9 @@ struct RenderersTests {
         case .ndjson: #expect(renderer is NDJSONRenderer)
         case .csv: #expect(renderer is CSVRenderer)
         case .markdown: #expect(renderer is MarkdownRenderer)
+        case .atom: #expect(renderer is AtomRenderer)
+        case .rss: #expect(renderer is RSSRenderer)
+        case .jsonfeed: #expect(renderer is JSONFeedRenderer)
         }
     }
 
