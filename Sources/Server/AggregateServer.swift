@@ -97,6 +97,7 @@ public final class AggregateServer: Sendable {
         let cache = RepresentationCache()
         APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)
         EventRoutes(events: state.events).register(on: router)
+        FeedRoutes(state: state, cache: cache).register(on: router)
         return router
     }
 }
