@@ -98,6 +98,7 @@ public final class AggregateServer: Sendable {
         APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)
         EventRoutes(events: state.events).register(on: router)
         FeedRoutes(state: state, cache: cache).register(on: router)
+        DashboardRoutes(state: state, access: access).register(on: router)
         return router
     }
 }

@@ -11,9 +11,13 @@ import Synchronization
 /// A server in this process on 127.0.0.1 (a port the system chose), over a manifest in a new temporary
 /// directory, and a real HTTP client (AsyncHTTPClient) to ask it.
 final class ServeHarness: Sendable {
-    /// A client that leaves bodies as sent (the shared one inflates gzip itself) and is never shut down.
-    static let client = HTTPClient(
-        eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration(decompression: .disabled))
+    /// A client that shows responses as sent (the shared one inflates gzip and follows redirects itself); never
+    /// shut down.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(decompression: .disabled)
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     let server: AggregateServer
     let base: String
@@ -72,10 +76,11 @@ final class ServeHarness: Sendable {
     }
 
     func request(
-        _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = []
+        _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil
     ) async throws -> Reply {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await ServeHarness.client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 16 * 1024 * 1024)

@@ -8,7 +8,7 @@ import Hummingbird
 struct AccessControl: Sendable {
     static let cookieName = "aggregate_session"
     /// Paths open without a credential: probes must work for a service manager, the form is how one logs in.
-    static let open: Set<String> = ["/healthz", "/readyz", "/login"]
+    static let open: Set<String> = ["/healthz", "/readyz", "/login", "/dashboard.css", "/favicon.ico"]
 
     private let token: ServeToken?
 
@@ -40,6 +40,12 @@ struct AccessControl: Sendable {
             return Self.constantTimeEqual(session, expected)
         }
         return false
+    }
+
+    /// Whether `given` is the token (the login form).
+    func accepts(token given: String) -> Bool {
+        guard let token else { return false }
+        return Self.constantTimeEqual(given.trimmingCharacters(in: .whitespacesAndNewlines), token.value)
     }
 
     /// May `request` read? Without a token: yes.
@@ -81,14 +87,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if request.uri.string.utf8.count > Self.maxTargetBytes {
             response = RequestProblem(.uriTooLong, "the request target is longer than \(Self.maxTargetBytes) bytes").response
         } else if !access.mayRead(request) {
-            if request.uri.path == "/" || request.uri.path.hasPrefix("/feed") {
-                // A person at the dashboard is sent to the login form; feed readers get the 401.
-                response = request.uri.path == "/"
-                    ? Response(status: .seeOther, headers: [.location: "/login"])
-                    : Self.unauthorized
-            } else {
-                response = Self.unauthorized
-            }
+            // A person at the dashboard is sent to the login form; programs get the 401.
+            response = request.uri.path == "/" ? Response(status: .seeOther, headers: [.location: "/login"]) : Self.unauthorized
         } else {
             response = try await next(request, context)
         }
@@ -105,9 +105,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     /// A bounded label for a path (never the raw path: ids and junk would grow the metrics without end).
     static func route(_ path: String) -> String {
         if path.hasPrefix("/api/sources/"), path.hasSuffix("/refresh") { return "/api/sources/{id}/refresh" }
+        if path.hasPrefix("/cards/") { return "/cards/{id}" }
         let known: Set<String> = [
             "/", "/login", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz", "/readyz",
-            "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css",
+            "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico",
         ]
         return known.contains(path) ? path : "other"
     }
