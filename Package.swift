@@ -171,7 +171,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        ], resources: [.copy("Resources")]),
 
         // MARK: - Benchmarks
         // A tiny runner for Benchmarks/feeds/run.sh (parses one file, prints entries, seconds, peak RSS).
@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain", "ProviderTesting", "FeedParsing",
             .product(name: "CSV", package: "CSV.swift"),
-        ], resources: [.copy("Fixtures")]),
+        ]),
         .testTarget(name: "aggregateTests", dependencies: [
             "aggregate", "ProviderTesting",
             .product(name: "Crypto", package: "swift-crypto"),

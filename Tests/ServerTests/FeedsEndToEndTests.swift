@@ -3,39 +3,6 @@ import ProviderTesting
 @testable import Server
 import Testing
 
-/// python feedparser's reading of a served feed, or the JSON Feed schema's errors (Fixtures/feedcheck.py;
-/// `.ci/run` installs feedparser and jsonschema).
-enum ServedFeedCheck {
-    struct Reading: Decodable {
-        struct Entry: Decodable {
-            var id: String?
-            var title: String?
-        }
-
-        var bozo: Bool
-        var error: String
-        var version: String
-        var entries: [Entry]
-    }
-
-    struct Validation: Decodable {
-        var errors: [String]
-    }
-
-    static func run<T: Decodable>(_ kind: String, _ document: [UInt8], as type: T.Type) async throws -> T {
-        let script = try #require(Bundle.module.url(forResource: "feedcheck", withExtension: "py", subdirectory: "Fixtures"))
-        let schema = try #require(Bundle.module.url(forResource: "jsonfeed-1.1.schema", withExtension: "json", subdirectory: "Fixtures"))
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("served-feed-\(UUID().uuidString)")
-        try Data(document).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try await ProcessRunner.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, kind, file.path] + (kind == "jsonfeed" ? [schema.path] : []),
-            environment: ProcessInfo.processInfo.environment)
-        try #require(result.status == 0, "feedcheck.py needs python3 with feedparser and jsonschema: \(result.stderr)")
-        return try JSONDecoder().decode(T.self, from: Data(result.stdout.utf8))
-    }
-}
-
 @Suite("serve: Atom and JSON Feed")
 struct FeedsEndToEndTests {
     @Test("/feed.atom and /feed.json: valid (feedparser, no bozo; the JSON Feed 1.1 schema), stable ids, ?source=, ETag")
@@ -54,7 +21,7 @@ struct FeedsEndToEndTests {
         let atom = try await harness.request("/feed.atom")
         #expect(atom.status == 200)
         #expect(atom.header("Content-Type")?.hasPrefix("application/atom+xml") == true)
-        let reading = try await ServedFeedCheck.run("xml", atom.body, as: ServedFeedCheck.Reading.self)
+        let reading = try await FeedCheck.feedparser(atom.text)
         #expect(!reading.bozo, "\(reading.error)")
         #expect(reading.version == "atom10")
         #expect(reading.entries.count == 5, "the four Liftoff News items and the note")
@@ -63,12 +30,12 @@ struct FeedsEndToEndTests {
 
         let json = try await harness.request("/feed.json")
         #expect(json.header("Content-Type")?.hasPrefix("application/feed+json") == true)
-        let errors = try await ServedFeedCheck.run("jsonfeed", json.body, as: ServedFeedCheck.Validation.self).errors
+        let errors = try await FeedCheck.validateJSONFeed(json.text)
         #expect(errors.isEmpty, "\(errors)")
         let items = try #require(try json.json()["items"] as? [[String: Any]])
         #expect(items.count == 5)
 
-        let notesOnly = try await ServedFeedCheck.run("xml", try await harness.request("/feed.atom?source=notes").body, as: ServedFeedCheck.Reading.self)
+        let notesOnly = try await FeedCheck.feedparser(try await harness.request("/feed.atom?source=notes").text)
         #expect(notesOnly.entries.map(\.id) == ["urn:aggregate:notes:n1"])
         #expect(try await harness.request("/feed.atom?source=nope").status == 400)
 
@@ -85,7 +52,7 @@ struct FeedsEndToEndTests {
         #expect(harness.server.watcher.refresh("news"))
         for _ in 0..<600 where try await newsUpdated() == before { try await Task.sleep(for: .milliseconds(50)) }
         #expect(try await newsUpdated() != before)
-        let again = try await ServedFeedCheck.run("xml", try await harness.request("/feed.atom").body, as: ServedFeedCheck.Reading.self)
+        let again = try await FeedCheck.feedparser(try await harness.request("/feed.atom").text)
         #expect(Set(again.entries.compactMap(\.id)) == Set(reading.entries.compactMap(\.id)))
         try await harness.stop()
         await fixtures.stop()

@@ -24,8 +24,8 @@ final class ServeHarness: Sendable {
     let directory: URL
     private let running: Task<Void, any Error>
 
-    /// Writes `manifest` and `files` into a new directory and serves it. Every source runs its first cycle
-    /// at once (not spread over the first seconds as a real watch does).
+    /// Writes `manifest` and `files` into a new directory and serves it. Sources start as in a real watch
+    /// (within the first-cycle spread: at most 5 s); `ready()` waits for them.
     static func start(
         manifest: String, files: [String: String] = [:], token: String? = nil, eventCapacity: Int = 4096,
         maxEventClients: Int = 64
@@ -53,7 +53,6 @@ final class ServeHarness: Sendable {
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CocoaError(.fileReadUnknown) }
-        server.watcher.refreshAll()
         return ServeHarness(server: server, base: "http://127.0.0.1:\(port)", directory: directory, running: running)
     }
 

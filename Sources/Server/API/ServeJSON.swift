@@ -29,12 +29,7 @@ enum ServeJSON {
         writer.string(source.next.map(ISO8601.string(from:)))
         writer.key("error")
         if let error = source.report?.error {
-            writer.beginObject()
-            writer.key("kind")
-            writer.string(error.kind.rawValue)
-            writer.key("message")
-            writer.string(error.message)
-            writer.endObject()
+            writer.sourceError(error)
         } else {
             writer.null()
         }
