@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The second transport, used only where URLSession on Linux cannot go (a private CA, a chosen proxy).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -165,7 +164,6 @@ let package = Package(
         // A loopback fixture server and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
-            .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

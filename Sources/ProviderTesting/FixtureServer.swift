@@ -1,7 +1,8 @@
 import Domain
-import FlyingFox
-import FlyingSocks
 import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 with an ephemeral port, inside the test process, serving scripted
@@ -18,10 +19,13 @@ import Synchronization
 /// saying so. Every request is recorded
 /// (method, path, query, headers) and the peak number answered at once is tracked, which proves client
 /// concurrency without relying on timing.
+///
+/// It runs on SwiftNIO's event loop threads, never on Swift's cooperative pool: a parallel suite keeps that
+/// pool busy, and a server there stops answering for seconds (docs/TESTING.md).
 public final class FixtureServer: Sendable {
     public let baseURL: URL
     public let port: UInt16
-    private let task: Task<Void, any Error>
+    private let channel: any Channel
     private let shared: Shared
 
     struct Route: Sendable {
@@ -33,6 +37,8 @@ public final class FixtureServer: Sendable {
 
     final class Shared: Sendable {
         let state = Mutex(State())
+        /// Accepted connections still open, by id, so `stop()` can drop them.
+        let connections = Mutex((next: 0, open: [Int: any Channel]()))
     }
 
     struct State: Sendable {
@@ -43,8 +49,8 @@ public final class FixtureServer: Sendable {
         var peakInFlight = 0
     }
 
-    private init(task: Task<Void, any Error>, port: UInt16, shared: Shared) {
-        self.task = task
+    private init(channel: any Channel, port: UInt16, shared: Shared) {
+        self.channel = channel
         self.port = port
         self.shared = shared
         self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
@@ -54,30 +60,34 @@ public final class FixtureServer: Sendable {
     /// the server is listening.
     public static func start(port: UInt16 = 0) async throws -> FixtureServer {
         let shared = Shared()
-        let handler = Handler(shared: shared)
-        let server = HTTPServer(
-            address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), timeout: 120, logger: .disabled,
-            handler: handler)
-        let task = Task(executorPreference: ServerExecutor.shared) { try await server.run() }
-        try await server.waitUntilListening(timeout: SourceRunner.roomyTimeout)  // FlyingFox waits 5 s by default: too short on a loaded machine
-        guard case .ip4(_, let port) = await server.listeningAddress else {
-            task.cancel()
-            throw SocketError.unsupportedAddress
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { channel in
+                let id = shared.connections.withLock { connections in
+                    connections.next += 1
+                    connections.open[connections.next] = channel
+                    return connections.next
+                }
+                channel.closeFuture.whenComplete { _ in shared.connections.withLock { _ = $0.open.removeValue(forKey: id) } }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(FixtureResponder(shared: shared))
+                }
+            }
+            .bind(host: "127.0.0.1", port: Int(port)).get()
+        guard let bound = channel.localAddress?.port, let port = UInt16(exactly: bound) else {
+            try? await channel.close().get()
+            throw ChannelError.unknownLocalAddress
         }
-        return FixtureServer(task: task, port: port, shared: shared)
+        return FixtureServer(channel: channel, port: port, shared: shared)
     }
 
     /// Stops listening and drops open connections at once; returns when the listening socket is closed.
-    ///
-    /// By cancelling the server's task, not with `HTTPServer.stop`: that closes the listening descriptor
-    /// while the accept loop may still use it. Another server started in the meantime can get the same
-    /// descriptor number, still blocking until its own loop starts; the stopped server's loop then blocks a
-    /// concurrency thread in `accept` and takes the first connection meant for the new server, whose
-    /// client waits for an answer that never comes. Cancelled, the loop ends first and `run()` closes the
-    /// socket after it.
     public func stop() async {
-        task.cancel()
-        _ = await task.result
+        try? await channel.close().get()
+        let open = shared.connections.withLock { Array($0.open.values) }
+        for connection in open { try? await connection.close().get() }
     }
 
     /// A URL on 127.0.0.1 where nothing listens (connection refused).
@@ -88,7 +98,7 @@ public final class FixtureServer: Sendable {
         return url
     }
 
-    /// Scripts the answers for `path` (and requests whose query contains every `query` pair).
+/// Scripts the answers for `path` (and requests whose query contains every `query` pair).
     public func route(_ path: String, query: [String: String] = [:], _ responses: [FixtureResponse]) {
         precondition(!responses.isEmpty, "a route needs at least one response")
         shared.state.withLock { state in
@@ -130,24 +140,18 @@ public final class FixtureServer: Sendable {
     }
 }
 
-private struct Handler: HTTPHandler {
-    let shared: FixtureServer.Shared
-
-    func handleRequest(_ request: FlyingFox.HTTPRequest) async throws -> FlyingFox.HTTPResponse {
-        let recorded = RecordedRequest(
-            method: request.method.rawValue, path: request.path,
-            queryItems: request.query.map { URLQueryItem(name: $0.name, value: $0.value) },
-            target: request.target.rawValue,
-            headers: Dictionary(request.headers.map { ($0.key.rawValue.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
-            body: (try? await request.bodyData) ?? Data())
-        let scripted: FixtureResponse? = shared.state.withLock { state in
-            state.requests.append(recorded)
+extension FixtureServer.Shared {
+    /// Records `request` and picks its scripted answer (nil: no route and no fallback), counting it in flight
+    /// until `finished()`.
+    func take(_ request: RecordedRequest) -> FixtureResponse? {
+        state.withLock { state in
+            state.requests.append(request)
             state.inFlight += 1
             state.peakInFlight = max(state.peakInFlight, state.inFlight)
             let candidates = state.routes.indices
                 .filter { index in
                     let route = state.routes[index]
-                    return route.path == recorded.path && route.query.allSatisfy { recorded.query($0.key) == $0.value }
+                    return route.path == request.path && route.query.allSatisfy { request.query($0.key) == $0.value }
                 }
                 .sorted { state.routes[$0].query.count > state.routes[$1].query.count }
             guard let index = candidates.first else {
@@ -159,49 +163,9 @@ private struct Handler: HTTPHandler {
             state.routes[index].served += 1
             return route.responses[min(route.served, route.responses.count - 1)]
         }
-        defer { shared.state.withLock { $0.inFlight -= 1 } }
-
-        guard let scripted else {
-            return HTTPResponse(statusCode: .notFound, body: Data("no fixture route for \(recorded.path)".utf8))
-        }
-        if scripted.delay > 0 { try await Task.sleep(nanoseconds: UInt64(scripted.delay * 1e9)) }
-        var headers = HTTPHeaders()
-        for header in scripted.headers { headers.addValue(header.value, for: HTTPHeader(header.name)) }
-        let status = HTTPStatusCode(scripted.status, phrase: Self.phrase(scripted.status))
-        let bytes = [UInt8](scripted.body)
-
-        switch scripted.fault {
-        case nil:
-            return HTTPResponse(statusCode: status, headers: headers, body: scripted.body)
-        case .closeWithoutResponse:
-            return HTTPResponse(webSocket: ClosingHandler())
-        case .truncateBody(let afterBytes):
-            let body = FaultBodySequence(
-                segments: [.init(delay: 0, bytes: Array(bytes.prefix(afterBytes)))], failsAtEnd: true)
-            return HTTPResponse(statusCode: status, headers: headers, body: HTTPBodySequence(from: body, count: bytes.count))
-        case .stallBody(let afterBytes, let seconds):
-            let body = FaultBodySequence(
-                segments: [.init(delay: 0, bytes: Array(bytes.prefix(afterBytes))),
-                           .init(delay: seconds, bytes: Array(bytes.dropFirst(afterBytes)))],
-                failsAtEnd: false)
-            return HTTPResponse(statusCode: status, headers: headers, body: HTTPBodySequence(from: body, count: bytes.count))
-        }
     }
 
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 304: "Not Modified"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 422: "Unprocessable Entity"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        default: "Status \(status)"
-        }
+    func finished() {
+        state.withLock { $0.inFlight -= 1 }
     }
 }

@@ -115,7 +115,7 @@ struct WatcherTests {
         try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 30\n".utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let manifest = directory.appendingPathComponent("manifest.json")
-        try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "options": {"command": ["./slow.sh"]}}]}"#.utf8)
+        try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "timeoutSeconds": 300, "options": {"command": ["./slow.sh"]}}]}"#.utf8)
             .write(to: manifest)
         let container = try AppDIContainer.load(
             manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])

@@ -42,7 +42,7 @@ final class ScriptDirectory: Sendable {
     }
 
     /// Waits (bounded) for a file the program writes, such as its pid.
-    func waitForFile(_ name: String, seconds: Double = 10) async -> String? {
+    func waitForFile(_ name: String, seconds: Double = 30) async -> String? {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let text = read(name), text.hasSuffix("\n") { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
