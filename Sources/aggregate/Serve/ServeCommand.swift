@@ -17,8 +17,8 @@ struct ServeCommand: ParsableCommand {
             (/api/items), source status (/api/sources), live events (/events), Prometheus metrics (/metrics), \
             Atom and JSON Feed (/feed.atom, /feed.json), /healthz and /readyz. See README, "Serving".
 
-            Only 127.0.0.1 is listened on unless a token is configured (--token-file, or \
-            AGGREGATE_SERVE_TOKEN); with a token every request needs Authorization: Bearer <token> (the \
+            Only a loopback address (127.0.0.1, ::1, localhost) may be listened on unless a token is configured \
+            (--token-file, or AGGREGATE_SERVE_TOKEN); with a token every request needs Authorization: Bearer <token> (the \
             dashboard has a login form), and POST /api/sources/ID/refresh works. The token is never printed.
 
             SIGTERM or Ctrl-C: responses in flight finish, event streams close, exit 0. SIGHUP reloads the \
