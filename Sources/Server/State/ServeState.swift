@@ -12,7 +12,9 @@ final class ServeState: WatchObserver {
     let metrics: ServeMetrics
     /// Different for each process: a validator (ETag) from an earlier run of the server never matches.
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    /// Item ids each source delivered so far (an `item` event goes out for an id first seen).
+    /// Item ids of each source's latest result (an `item` event goes out for an id not in the previous one).
+    /// Only the latest, so a server that runs for months holds no history of every id it ever saw; an item
+    /// that left a source's result and came back is announced again.
     private let seen = Mutex<[String: Set<String>]>([:])
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics) {
@@ -53,8 +55,12 @@ final class ServeState: WatchObserver {
     func watch(didFinish report: SourceReport, next: Date?) {
         let now = Date()
         view.source(didFinish: report, at: now, next: next)
-        let new = seen.withLock { seen in
-            report.items.filter { seen[report.id, default: []].insert($0.id).inserted }
+        let new = seen.withLock { seen -> [Item] in
+            // A failed cycle delivers nothing new and forgets nothing (a stale copy has the items of before).
+            guard report.status == .ok || report.status == .stale || !report.items.isEmpty else { return [] }
+            let previous = seen[report.id] ?? []
+            seen[report.id] = Set(report.items.map(\.id))
+            return report.items.filter { !previous.contains($0.id) }
         }
         metrics.record(report, newItems: new.count, at: now)
         if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
