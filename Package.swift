@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The shared store: PostgreSQL for many processes and machines on one manifest.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: - Domain
@@ -60,14 +62,29 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // RSS / Atom / RDF parsing (streaming SAX over libxml2), shared by the feed and files providers.
-        .target(name: "FeedParsing", dependencies: ["Domain"]),
+        // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
+        .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2"]),
+        // The system's libxml2 (libxml2-dev), as the store links the system's SQLite: a missing header stops the
+        // build naming the package to install.
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
 
         // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
         // response cache, last good copy of each source, item history, recent queries.
         .target(name: "Persistence", dependencies: [
             "Domain", "ProviderKit", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // The shared store: the same protocols on PostgreSQL (PostgresNIO), for many processes and machines on one
+        // manifest: fetch leases on the response cache, announce-once history, the sinks' outbox.
+        .target(name: "PostgresStore", dependencies: [
+            "Domain", "ProviderKit", "Persistence",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // C wrappers for the SQLite connection settings Swift cannot call (`sqlite3_db_config` is variadic).
         .target(name: "CSQLiteConnection", linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -112,7 +129,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "FeedParsing", "Persistence", "Sinks",
+            "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -207,6 +224,10 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "ProviderTesting", "Domain"]),
+        // The store contract, run against both stores (SQLite always, PostgreSQL with AGGREGATE_TEST_POSTGRES_URL).
+        .testTarget(name: "PostgresStoreTests", dependencies: [
+            "PostgresStore", "Persistence", "ProviderKit", "ProviderTesting", "Domain",
+        ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
@@ -265,7 +286,7 @@ if let only = Context.environment["AGGREGATE_ONLY"], !only.isEmpty {
 }
 
 // Shared settings, applied once: Swift 6 language mode (strict concurrency) everywhere.
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     target.swiftSettings = settings

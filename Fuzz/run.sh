@@ -6,10 +6,10 @@
 #
 # The targets exist only with AGGREGATE_FUZZ=1 (see Package.swift) and are built in their own scratch path
 # with libFuzzer and AddressSanitizer, so the normal `swift build` / `swift test` never see them. Crashing
-# inputs land in .build-fuzz/artifacts/<target>/; keep each as a regression test in the normal suite.
-# Leak detection is on, with one suppression (Fuzz/lsan.supp): FoundationXML leaks a CFString per XML parse
-# error in _CFErrorCreateFromXMLInterface (a Foundation bug, not ours; see docs/TESTING.md), which would
-# otherwise stop the feed fuzzer within seconds. Any other leak stops the run with its stack.
+# inputs land in .build-fuzz/findings/<target>/ (not artifacts/: SwiftPM empties that folder on every build);
+# keep each as a regression test in the normal suite.
+# Leak detection is on; Fuzz/lsan.supp may hold suppressions for third-party or Foundation leaks only (it holds
+# none today; see docs/TESTING.md). Any leak stops the run with its stack.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,7 +28,8 @@ seed() {
     local target="$1" corpus="$2"
     mkdir -p "$corpus"
     case "$target" in
-        FeedParserFuzzer) cp "$root"/Tests/FeedParsingTests/Fixtures/*.{rss,atom,rdf,xml} "$corpus"/ ;;
+        FeedParserFuzzer) cp "$root"/Tests/FeedParsingTests/Fixtures/*.{rss,atom,rdf,xml} "$corpus"/
+                          cp "$root"/Tests/FeedParsingTests/Fixtures/crashers/* "$corpus"/ ;;
         ManifestFuzzer) cp "$root"/manifest.json "$root"/Tests/aggregateTests/Fixtures/*.json "$corpus"/ 2>/dev/null || true
                         find "$root/Examples" -name '*.json' -size -64k -exec cp {} "$corpus"/ \; ;;
         RecordReadersFuzzer) cp "$root"/Tests/FilesProviderTests/Fixtures/*.{csv,ndjson,json} "$corpus"/ ;;
@@ -43,7 +44,7 @@ status=0
 printf '%-22s %8s %10s %s\n' target seconds executions result
 for target in "${targets[@]}"; do
     corpus="$scratch/corpus/$target"
-    artifacts="$scratch/artifacts/$target/"
+    artifacts="$scratch/findings/$target/"
     mkdir -p "$artifacts"
     seed "$target" "$corpus"
     log="$scratch/$target.log"

@@ -5,7 +5,10 @@
 #
 #   Benchmarks/feeds/run.sh            # 5 runs each (feedparser takes ~30 s a run)
 #   RUNS=3 ITEMS=20000 Benchmarks/feeds/run.sh
+#   BASELINE=/tmp/main/.build/release/feed-bench PEERS=0 Benchmarks/feeds/run.sh   # against another build only
 #
+# BASELINE: a feed-bench binary built from another commit (e.g. main, `swift build -c release --static-swift-stdlib
+# --product feed-bench` in a clone), run in the same rounds as a peer. PEERS=0 leaves out the Python parsers.
 # Targets (issue "feeds"): >= 50x feedparser, >= 1.5x feedparser-rs items/s, peak RSS <= 64 MiB.
 set -euo pipefail
 
@@ -17,7 +20,8 @@ work="${TMPDIR:-/tmp}/aggregate-feed-bench"
 file="$work/feed-$items.rss"
 mkdir -p "$work"
 
-if ! python3 -c "import feedparser, feedparser_rs" 2>/dev/null; then
+peers="${PEERS:-1}"
+if [ "$peers" = 1 ] && ! python3 -c "import feedparser, feedparser_rs" 2>/dev/null; then
     echo "installing the Python peers (feedparser, feedparser-rs)…" >&2
     python3 -m pip install --quiet feedparser feedparser-rs >&2
 fi
@@ -32,9 +36,16 @@ bench="$(cd "$root" && "${build[@]}" --show-bin-path)/feed-bench"
 parsers=(
     "FeedParsing (collect)|$bench $file"
     "FeedParsing (stream)|$bench --stream $file"
-    "feedparser-rs $(python3 -c 'import importlib.metadata as m; print(m.version("feedparser-rs"))')|python3 $here/peers.py feedparser-rs $file"
-    "feedparser $(python3 -c 'import importlib.metadata as m; print(m.version("feedparser"))')|python3 $here/peers.py feedparser $file"
 )
+if [ -n "${BASELINE:-}" ]; then
+    parsers+=("baseline (collect)|$BASELINE $file" "baseline (stream)|$BASELINE --stream $file")
+fi
+if [ "$peers" = 1 ]; then
+    parsers+=(
+        "feedparser-rs $(python3 -c 'import importlib.metadata as m; print(m.version("feedparser-rs"))')|python3 $here/peers.py feedparser-rs $file"
+        "feedparser $(python3 -c 'import importlib.metadata as m; print(m.version("feedparser"))')|python3 $here/peers.py feedparser $file"
+    )
+fi
 
 results="$work/results.txt"
 : > "$results"
@@ -68,6 +79,10 @@ for name, runs in rows.items():
     print(f"| {name} | {entries} ({dated}) | {seconds:.3f} | {rate[name]:,.0f} | {rss:.1f} |")
 ours = [n for n in rate if n.startswith("FeedParsing")]
 peers = [n for n in rate if not n.startswith("FeedParsing")]
+for mine in ours:
+    base = "baseline" + mine[len("FeedParsing"):]
+    if base in rate:
+        print(f"{mine} vs {base}: {rate[mine] / rate[base]:.2f}x items/s")
 print()
 for mine in ours:
     print(f"{mine}: " + ", ".join(f"{rate[mine] / rate[p]:.1f}x {p.split()[0]}" for p in peers))

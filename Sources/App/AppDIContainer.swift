@@ -25,7 +25,7 @@ public struct AppDIContainer: Sendable {
         self.registry = registry
         self.environment = environment
         self.logger = logger
-        self.store = StoreHandle(url: DataDirectory.resolve(environment: environment).databaseURL)
+        self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
@@ -197,18 +197,16 @@ extension AppDIContainer {
         } catch {
             throw .selection(error)
         }
-        let (database, warnings) = store.open()
-        guard let database else { throw .storeUnavailable(dataDirectoryURL.path, warnings: warnings) }
+        let (opened, warnings) = store.open()
+        guard let opened else { throw .storeUnavailable(store.path, warnings: warnings) }
         var rows: [(source: String, query: String)] = []
         for sourceID in ids {
             guard let source = manifest.source(id: sourceID) else { continue }
             let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
             do throws(SourceError) {
                 let queries = resolved.missing.isEmpty
-                    ? try SQLiteMoviesQueriesRepository(database: database, source: identity(of: source, options: resolved.value))
-                        .recentQueries(maxCount: Self.recentQueriesLimit)
-                    : try SQLiteMoviesQueriesRepository.recentQueries(
-                        database: database, anyConfigurationOf: sourceID, maxCount: Self.recentQueriesLimit)
+                    ? try opened.queries(identity(of: source, options: resolved.value)).recentQueries(maxCount: Self.recentQueriesLimit)
+                    : try opened.queriesOfAnyConfiguration(sourceID, Self.recentQueriesLimit)
                 rows += queries.map { (sourceID, $0) }
             } catch {
                 throw .store(sourceID, error)
@@ -268,6 +266,9 @@ public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
     case queryNotAccepted([String], accepting: [String])
     /// `aggregate queries --source` named a source whose provider takes no search queries.
     case keepsNoQueries(String, keeping: [String])
+    /// The shared store (PostgreSQL) cannot be used and the run was not allowed to go on without it
+    /// (`--store-optional`): exit 1, since going on could announce items other processes announce too.
+    case storeUnavailable(String)
 
     public var description: String {
         switch self {
@@ -281,6 +282,8 @@ public enum SelectionError: Error, Sendable, Hashable, CustomStringConvertible {
         case .keepsNoQueries(let source, let keeping):
             let which = keeping.isEmpty ? "no source of the manifest does" : "sources that do: \(keeping.joined(separator: ", "))"
             return "\(source) keeps no search queries; \(which)"
+        case .storeUnavailable(let reason):
+            return "\(reason) (--store-optional runs without it)"
         }
     }
 }

@@ -55,6 +55,9 @@ public struct Manifest: Sendable, Hashable {
     public var sources: [Source]
     /// Where new items are delivered (`Manifest+Sinks.swift`).
     public var sinks: [Sink] = []
+    /// `"store": {"url": …}`: the shared store (a `postgres://` URL, `${VAR}`s allowed), before substitution. nil
+    /// keeps the SQLite store in the data directory; `AGGREGATE_STORE` overrides either.
+    public var storeURL: String?
     /// The manifest file's directory: relative paths in options resolve against it.
     public var baseDirectory: URL
 

@@ -8,7 +8,7 @@ import ProviderKit
 /// Provider options are checked later, by each provider (see `AppDIContainer.validate()`), because only the
 /// provider's target knows its option schema.
 public enum ManifestLoader {
-    static let topLevelKeys = ["version", "defaults", "sources", "sinks"]
+    static let topLevelKeys = ["version", "defaults", "sources", "sinks", "store"]
     static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile"]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
@@ -143,9 +143,30 @@ public enum ManifestLoader {
             sourceIDs = entries.compactMap { $0["id"]?.stringValue }
         }
         let sinks = Self.sinks(top["sinks"], sourceIDs: sourceIDs, report: problem)
-        let manifest = Manifest(
+        var manifest = Manifest(
             version: 1, defaults: defaults, sources: sources, sinks: sinks, baseDirectory: baseDirectory.standardizedFileURL)
+        manifest.storeURL = storeURL(top["store"], report: problem)
         return (manifest, problems)
+    }
+
+    /// `"store": {"url": "postgres://…"}`.
+    static func storeURL(_ value: JSONValue?, report problem: (String, String) -> Void) -> String? {
+        guard let value else { return nil }
+        guard case .object(let object) = value else {
+            problem("store", "expected an object, found \(value.typeName)")
+            return nil
+        }
+        checkKeys(object, allowed: ["url"], path: "store", report: problem)
+        guard let url = object["url"]?.stringValue, !url.isEmpty else {
+            problem("store.url", "required: a postgres://user@host:port/database URL (or \"${DATABASE_URL}\")")
+            return nil
+        }
+        guard url.hasPrefix("${") || url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            // Never echo it: it may hold a password.
+            problem("store.url", "expected a postgres:// URL or a ${VARIABLE} holding one")
+            return nil
+        }
+        return url
     }
 
     static func isValidID(_ id: String) -> Bool {

@@ -19,11 +19,14 @@ public struct RunRequest: Sendable, Hashable {
     /// `--since`, `--sort`, `--dedupe`: applied to the collected report (`ShapeItemsUseCase`) or to the stream
     /// (`StreamingItemFilter`; a date sort needs `.collect`).
     public var shaping: ItemShaping
+    /// `--store-optional`: a shared store that cannot be reached is a warning, and the run goes on without it.
+    public var storeOptional: Bool
 
     public init(
         selection: [String]? = nil, query: String? = nil, deadlineSeconds: Double? = nil, cacheMode: CacheMode = .normal,
-        newOnly: Bool = false, shaping: ItemShaping = ItemShaping()
+        newOnly: Bool = false, shaping: ItemShaping = ItemShaping(), storeOptional: Bool = false
     ) {
+        self.storeOptional = storeOptional
         self.selection = selection
         self.query = query
         self.deadlineSeconds = deadlineSeconds
@@ -77,10 +80,13 @@ extension AppDIContainer {
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
         output: RunOutput, completion: @escaping @Sendable (RunOutcome) -> Void
     ) throws(SelectionError) {
-        let (database, storeWarnings) = store.open()
+        let (opened, storeWarnings) = store.open()
+        if opened == nil, store.location.isShared, !request.storeOptional {
+            throw .storeUnavailable(storeWarnings.first ?? "the store cannot be used")
+        }
         // A proxy variable that cannot be read is ignored, and said so without its value (it may hold a password).
         let warnings = storeWarnings + liveHTTPProblems
-        let storage = RunStorage(database: database, mode: request.cacheMode)
+        let storage = RunStorage(store: opened, mode: request.cacheMode)
         let plan = try self.plan(selection: request.selection, query: request.query, storage: storage)
         let descriptors = plan.map(\.descriptor)
         let collected = Mutex([[Item]](repeating: [], count: plan.count))
@@ -91,7 +97,7 @@ extension AppDIContainer {
         let offer: SinkOffer? = manifest.sinks.isEmpty ? nil : SinkOffer(sources: descriptors.map(\.id), sinks: manifest.sinks)
         var offered: (@Sendable (_ index: Int, _ items: [Item]) -> Void)?
         if let offer { offered = { index, batch in offer.take(index, batch) } }
-        let outbox: (any SinkOutboxRepository)? = database.map { SQLiteSinkOutboxRepository(database: $0) }
+        let outbox = opened?.outbox
         let items = StreamingRun(
             sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly, offer: offered,
             write: { [streamFilter] index, batch, more in

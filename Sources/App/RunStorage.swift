@@ -37,28 +37,27 @@ final class RunStorage: Sendable {
     /// The stored identity of each source of the run, by id (registered by `services(for:identity:)`).
     private let identities = Mutex<[String: SourceIdentity]>([:])
     private let now: @Sendable () -> Date
+    /// The history is shared with other processes (PostgreSQL): see `recordSeen`.
+    private let sharedHistory: Bool
 
     /// - Parameter database: nil runs without a store (it could not be opened): no cache, no history.
     convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(
-            responses: database.map(SQLiteResponseCacheStore.init), snapshots: database.map(SQLiteSourceSnapshotRepository.init),
-            history: database.map(SQLiteSeenItemsRepository.init),
-            queries: Self.queriesFactory(database),
-            mode: mode, now: now)
+        self.init(store: database.map(OpenedStore.sqlite), mode: mode, now: now)
     }
 
-    private static func queriesFactory(
-        _ database: AppDatabase?
-    ) -> (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)? {
-        guard let database else { return nil }
-        return { source in SQLiteMoviesQueriesRepository(database: database, source: source) }
+    /// - Parameter store: nil runs without a store (it could not be opened): no cache, no history.
+    convenience init(store: OpenedStore?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(
+            responses: store?.responses, snapshots: store?.snapshots, history: store?.history, queries: store?.queries,
+            mode: mode, sharedHistory: store?.isShared ?? false, now: now)
     }
 
     init(
         responses: (any ResponseCacheStore)?, snapshots: (any SourceSnapshotRepository)?, history: (any SeenItemsRepository)?,
         queries: (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)? = nil, mode: CacheMode = .normal,
-        now: @escaping @Sendable () -> Date = { Date() }
+        sharedHistory: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.sharedHistory = sharedHistory
         self.responses = responses
         self.snapshots = snapshots
         self.history = history
@@ -158,6 +157,12 @@ final class RunStorage: Sendable {
             let seen = try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now())
             return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)
         } catch {
+            // Another process sharing the history may announce these items: holding them back until the store
+            // is back (they are still new then) is what keeps each item announced once.
+            if sharedHistory {
+                return ([], false, "the shared item history could not be updated (\(error.message)): its "
+                    + "\(items.count) items are held back until the store is back, so none is announced twice")
+            }
             return (items, false, "the item history could not be updated: \(error.message)")
         }
     }

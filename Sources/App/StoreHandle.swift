@@ -1,36 +1,60 @@
+import Domain
 import Foundation
 import Persistence
+import PostgresStore
 import Synchronization
 
 /// The container's store: opened once, by the first run or command that needs it, and shared by every
-/// later run of the process (watch and serve run many).
+/// later run of the process (watch and serve run many). A run that never needs it never connects.
 final class StoreHandle: Sendable {
     private enum State {
         case closed
-        case opened(AppDatabase?)
+        case opened(OpenedStore?)
     }
 
-    private let url: URL
+    let location: StoreLocation
     private let state = Mutex(State.closed)
 
-    /// The database file's path (a key for work on this store).
-    var path: String { url.path }
+    /// Names the store (a key for work on it, and for messages): never a password.
+    var path: String { location.description }
 
-    init(url: URL) {
-        self.url = url
+    init(location: StoreLocation) {
+        self.location = location
     }
 
-    /// The store, recovering from a damaged file (nil when there is no usable one). `warnings` are for
-    /// people and come only from the call that opened it.
-    func open() -> (database: AppDatabase?, warnings: [String]) {
-        if case .opened(let database) = state.withLock({ $0 }) { return (database, []) }
-        // Opening can wait for another process (busy timeout): not under the lock. Two first calls at once
-        // both open; the first to finish is kept, the other connection is dropped.
-        let (database, warnings) = AppDatabase.openRecovering(at: url)
+    convenience init(url: URL) {
+        self.init(location: .sqlite(url))
+    }
+
+    /// The store, recovering from a damaged SQLite file (nil when there is no usable one). `warnings` are for
+    /// people and come only from the call that opened it. A PostgreSQL store that cannot be reached is tried
+    /// again by the next call (the server may be back).
+    func open() -> (store: OpenedStore?, warnings: [String]) {
+        if case .opened(let store) = state.withLock({ $0 }) { return (store, []) }
+        // Opening can wait for another process or the network: not under the lock. Two first calls at once
+        // both open; the first to finish is kept, the other is dropped.
+        let (store, warnings) = Self.open(location)
+        if store == nil, location.isShared { return (nil, warnings) }
         return state.withLock { state in
             if case .opened(let kept) = state { return (kept, []) }
-            state = .opened(database)
-            return (database, warnings)
+            state = .opened(store)
+            return (store, warnings)
+        }
+    }
+
+    private static func open(_ location: StoreLocation) -> (OpenedStore?, [String]) {
+        switch location {
+        case .sqlite(let url):
+            let (database, warnings) = AppDatabase.openRecovering(at: url)
+            return (database.map(OpenedStore.sqlite), warnings)
+        case .postgres(let url):
+            do throws(SourceError) {
+                return (OpenedStore.postgres(try PostgresStoreDatabase.open(url)), [])
+            } catch {
+                return (nil, ["the store cannot be used: \(error.message)"])
+            }
+        case .invalid(let message):
+            return (nil, ["the store cannot be used: \(message)"])
         }
     }
 }

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Persistence
+import PostgresStore
 import ProviderKit
 
 /// `aggregate cache` and `aggregate history`: the store's statistics and clearing, behind the composition
@@ -10,27 +11,48 @@ import ProviderKit
 /// data for, or one the manifest defines (when there is a valid one). Anything else is a slip, refused
 /// with the ids there are, instead of clearing nothing and saying so.
 public struct StoreService: Sendable {
-    private let maintenance: StoreMaintenance
+    private let maintenance: any StoreMaintaining
     /// The sinks' outbox (`aggregate sinks`).
     let outbox: any SinkOutboxRepository
 
-    /// Where the store lives, for messages.
-    public let location: URL
+    /// Where the store lives, for messages: a directory, or a PostgreSQL URL without its password.
+    public let location: String
 
-    private init(database: AppDatabase, location: URL) {
-        self.maintenance = StoreMaintenance(database: database)
-        self.outbox = SQLiteSinkOutboxRepository(database: database)
+    private init(maintenance: any StoreMaintaining, outbox: any SinkOutboxRepository, location: String) {
+        self.maintenance = maintenance
+        self.outbox = outbox
         self.location = location
     }
 
-    /// Opens the store in the data directory (`$AGGREGATE_HOME`, …), recovering from a damaged file; nil
-    /// when there is no usable store. The warnings are for stderr.
+    /// Opens the store: the shared one `AGGREGATE_STORE` names, else the SQLite file in the data directory
+    /// (`$AGGREGATE_HOME`, …), recovering from a damaged file; nil when there is no usable store. The
+    /// warnings are for stderr.
     public static func open(
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> (service: StoreService?, warnings: [String], location: URL) {
+    ) -> (service: StoreService?, warnings: [String], location: String) {
         let directory = DataDirectory.resolve(environment: environment)
-        let (database, warnings) = AppDatabase.openRecovering(at: directory.databaseURL)
-        return (database.map { StoreService(database: $0, location: directory.url) }, warnings, directory.url)
+        switch StoreLocation.resolve(manifestURL: nil, environment: environment) {
+        case .sqlite(let url):
+            let (database, warnings) = AppDatabase.openRecovering(at: url)
+            let service = database.map {
+                StoreService(
+                    maintenance: StoreMaintenance(database: $0), outbox: SQLiteSinkOutboxRepository(database: $0),
+                    location: directory.url.path)
+            }
+            return (service, warnings, directory.url.path)
+        case .postgres(let url):
+            do throws(SourceError) {
+                let database = try PostgresStoreDatabase.open(url)
+                let service = StoreService(
+                    maintenance: PostgresStoreMaintenance(database: database),
+                    outbox: PostgresSinkOutboxRepository(database: database), location: url.redacted)
+                return (service, [], url.redacted)
+            } catch {
+                return (nil, [error.message], url.redacted)
+            }
+        case .invalid(let message):
+            return (nil, [message], "AGGREGATE_STORE")
+        }
     }
 
     /// Refuses a `--source` that is neither in the store nor among `manifestSources`.
@@ -38,7 +60,7 @@ public struct StoreService: Sendable {
         guard let source, !manifestSources.contains(source) else { return }
         let stored: [String]
         do throws(SourceError) {
-            stored = try maintenance.stats().map(\.sourceID)
+            stored = try maintenance.stats(sourceID: nil, now: Date()).map(\.sourceID)
         } catch {
             throw .storeUnreadable(error.message)
         }

@@ -1,9 +1,6 @@
 import Domain
 import Foundation
 
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,7 +12,7 @@ import Darwin
 ///     let feed = try FeedParser.parse(contentsOf: fileURL, maxEntries: 50)
 ///     let feed = try FeedParser.parse(body, charset: "windows-1251", baseURL: finalURL)
 ///
-/// Streaming SAX over libxml2 (`XMLParser`), never a tree of the document: memory stays flat however
+/// Streaming SAX over libxml2's push parser (`LibXML2PushParser`), never a tree of the document: memory stays flat however
 /// large the feed, and parsing stops as soon as `maxEntries` entries are read. The format comes from the
 /// root element. Bytes are converted to UTF-8 first when the declaration is absent or wrong, and the
 /// usual breakage (HTML entities, bare `&`) is repaired, so a recoverable feed loses no entry.
@@ -105,20 +102,22 @@ public enum FeedParser {
         let stream = FeedInputStream(source: source, httpCharset: charset)
         let handler = FeedSAXHandler(
             maxEntries: maxEntries, cancellation: cancellation, documentURL: baseURL, onEntry: onEntry)
-        let parser = XMLParser(stream: stream)
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.externalEntityResolvingPolicy = .never
-        parser.delegate = handler
-        // The result of `parse()` is not enough: it can be true on a truncated document (and false on one
-        // libxml2 recovered). The handler's record of errors decides, below.
-        _ = parser.parse()
-        let endPosition = FeedDocumentBuilder.ReportedError(code: 0, line: parser.lineNumber, column: parser.columnNumber)
-        parser.delegate = nil
+        let parser = LibXML2PushParser(handler: handler)
+        guard parser.isReady else { throw SourceError(.parse, "libxml2 could not create a parser (out of memory)") }
+        var fedBytes = 0
+        stream.forEachChunk { bytes, last in
+            fedBytes += bytes.count
+            parser.feed(bytes, last: last)
+            return !handler.stopped && cancellation?.isCancelled != true
+        }
+        let position = withExtendedLifetime(parser) { handler.position }
+        let endPosition = FeedDocumentBuilder.ReportedError(code: 0, line: position.line, column: position.column)
         let document = handler.finish()
 
         if let readError = stream.readError { throw SourceError(.io, "read failed: \(readError)") }
+        if document.stopReason == nil, !document.rootClosed, cancellation?.isCancelled == true {
+            throw SourceError(.timeout, "cancelled")
+        }
         switch document.stopReason {
         case .notAFeed(let root)?:
             throw SourceError(.parse, "not an RSS, Atom or RDF feed (root element <\(root)>)")
@@ -133,22 +132,32 @@ public enum FeedParser {
             throw error(XMLErrorDescription.text(forCode: limit.code), at: limit)
         }
         guard let format = document.format else {
+            if fedBytes == 0 { throw SourceError(.parse, "the document is empty") }
+            if let failure = handler.inputFailure { throw error(XMLErrorDescription.text(forCode: failure.code), at: failure) }
             if let first = document.firstError { throw error(XMLErrorDescription.text(forCode: first.code), at: first) }
             throw SourceError(.parse, "the document is empty")
         }
-        // `parse()` may report success on a truncated document while `parserError` is set, or report nothing
-        // at all (input that ends inside a CDATA section). A document whose root element never closed was cut
-        // short: the entries read before the cut stand, and the source is told where it ended; it is an error
+        // A document whose root element never closed was cut short (libxml2 says so at the end of input, but
+        // in recovery mode it may also have closed elements it should not have): the entries read before the cut stand, and the source is told where it ended; it is an error
         // only when nothing was read.
         var warnings: [String] = []
         if !complete, !document.rootClosed {
-            let position = document.endedEarly ?? endPosition
-            let text = document.endedEarly.map { XMLErrorDescription.text(forCode: $0.code) }
+            let endedEarly = handler.inputFailure ?? document.endedEarly
+            let position = endedEarly ?? endPosition
+            let text = endedEarly.map { XMLErrorDescription.text(forCode: $0.code) }
                 ?? "the document ends before its root element closes"
             let cut = SourceError(.parse, "\(text) at line \(position.line), column \(position.column)")
             guard document.entryCount > 0 else { throw cut }
             warnings.append("truncated: \(cut.message); the \(document.entryCount) entries before it are kept")
         }
+        // Recovery is never silent: what libxml2 read past is said, with where the first problem was.
+        if let first = handler.firstRecovered {
+            let text = "\(XMLErrorDescription.text(forCode: first.code)) at line \(first.line), column \(first.column)"
+            warnings.append(handler.recoveredErrors == 1
+                ? "recovered from an XML error: \(text)"
+                : "recovered from \(handler.recoveredErrors) XML errors, the first: \(text)")
+        }
+        if handler.invalidUTF8 { warnings.append("invalid UTF-8 in names or text was replaced with U+FFFD") }
         if stream.skippedLeadingBytes > 0 {
             warnings.append("skipped \(stream.skippedLeadingBytes) byte(s) before the XML declaration")
         }

@@ -1,6 +1,7 @@
 /// Short human text for the libxml2 error codes feeds run into (`xmlParserErrors` in libxml/xmlerror.h).
 enum XMLErrorDescription {
     static let entityLoop = 89
+    static let invalidEncoding = 81
 
     static func text(forCode code: Int) -> String {
         switch code {
@@ -22,7 +23,7 @@ enum XMLErrorDescription {
         case 73: "'>' expected"
         case 76: "opening and ending tag mismatch"
         case 77: "tag not finished"
-        case 81: "invalid bytes for the document's encoding"
+        case invalidEncoding: "invalid bytes for the document's encoding"
         case 85: "not well-balanced"
         case 86: "extra content after the document element"
         case entityLoop: "entity expansion limit exceeded (a \"billion laughs\" document?)"

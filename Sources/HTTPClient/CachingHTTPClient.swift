@@ -43,18 +43,36 @@ public struct CachingHTTPClient: HTTPFetching {
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {
+        // A shared store answers over the network and its lease may wait for another process: never on the pool.
+        guard policy.store is any SharedResponseCacheStore else {
+            return fetchNow(request, cancellation: cancellation, completion: completion)
+        }
+        Self.offPool { [self] in fetchNow(request, cancellation: cancellation, completion: completion) }
+    }
+
+    /// Runs `work` on a thread of its own (store calls that wait on a database server).
+    private static func offPool(_ work: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: work)
+        thread.name = "aggregate.shared-cache"
+        thread.start()
+    }
+
+    private func fetchNow(
+        _ request: HTTPRequest, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
         guard Self.isCacheable(request) else {
             if policy.mode == .offline {
                 policy.activity.record(.offlineMiss)
                 deliver(.failure(Self.offlineError), completion)
             } else {
-                upstream.fetch(request, cancellation: cancellation, completion: completion)
+                fetchWithinBudget(request, cancellation: cancellation, completion: completion)
             }
             return
         }
         let key = ResponseCacheKey.make(for: request)
-        let stored = policy.mode == .refresh ? nil : lookup(key)
-        let now = now()
+        var stored = policy.mode == .refresh ? nil : lookup(key)
+        var now = now()
 
         switch policy.mode {
         case .offline:
@@ -74,16 +92,79 @@ public struct CachingHTTPClient: HTTPFetching {
                 deliver(.success(Self.response(from: stored, for: request)), completion)
                 return
             }
+            // Shared store: one process fetches, the others wait for its lease and then read what it stored.
+            var lease: (any ResponseFetchLease)?
+            if policy.mode == .normal, let shared = policy.store as? any SharedResponseCacheStore {
+                lease = shared.acquireFetchLease(forKey: key, cancellation: cancellation)
+                if lease != nil {
+                    stored = lookup(key)
+                    now = self.now()
+                    if let stored, stored.isFresh(at: now) {
+                        lease?.release()
+                        policy.activity.record(.hit)
+                        log(request, "cache hit (fetched by another process)")
+                        deliver(.success(Self.response(from: stored, for: request)), completion)
+                        return
+                    }
+                }
+            }
             var outgoing = request
             if let stored {
                 if let etag = stored.header("ETag") { outgoing.headers["If-None-Match"] = etag }
                 if let lastModified = stored.header("Last-Modified") { outgoing.headers["If-Modified-Since"] = lastModified }
             }
             let validating = stored != nil && outgoing.headers != request.headers
-            upstream.fetch(outgoing, cancellation: cancellation) { [self] result in
-                completion(handle(result, for: request, key: key, stored: validating ? stored : nil))
+            let held = lease
+            let revalidated = validating ? stored : nil
+            fetchWithinBudget(outgoing, cancellation: cancellation) { [self] result in
+                guard held != nil || policy.store is any SharedResponseCacheStore else {
+                    return completion(handle(result, for: request, key: key, stored: revalidated))
+                }
+                // The store is written before the lease goes, so whoever waited for it finds the response.
+                Self.offPool { [self] in
+                    let answer = handle(result, for: request, key: key, stored: revalidated)
+                    held?.release()
+                    completion(answer)
+                }
             }
         }
+    }
+
+    /// The upstream fetch. With a shared store it keeps the shared rate-limit budget: a limit another process
+    /// learnt for this host and credential (429, an exhausted quota, a `Retry-After`) answers as the service
+    /// would, without a request, until it lifts; a limit learnt here is stored for the others.
+    private func fetchWithinBudget(
+        _ request: HTTPRequest, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
+        guard let shared = policy.store as? any SharedResponseCacheStore else {
+            return upstream.fetch(request, cancellation: cancellation, completion: completion)
+        }
+        let budget = ResponseCacheKey.budgetKey(for: request)
+        let now = now()
+        if let until = try? shared.rateLimit(budget), until > now {
+            let seconds = Int(until.timeIntervalSince(now).rounded(.up))
+            log(request, "rate limited for \(seconds) s more (learnt by a process sharing the store): not sent")
+            let limited = HTTPResponse(
+                status: 429, headers: HTTPHeaders([("Retry-After", String(seconds))]), body: Data(), url: request.url)
+            return deliver(.success(limited), completion)
+        }
+        upstream.fetch(request, cancellation: cancellation) { [self] result in
+            guard case .success(let response) = result, let until = Self.limitLearnt(from: response, now: self.now()) else {
+                return completion(result)
+            }
+            Self.offPool {
+                try? shared.recordRateLimit(budget, until: until)
+                completion(result)
+            }
+        }
+    }
+
+    /// Until when `response` says not to ask again: a rate limit's reset, or a `Retry-After` on a 503.
+    static func limitLearnt(from response: HTTPResponse, now: Date) -> Date? {
+        if response.isRateLimited, let wait = response.rateLimitWait(now: now) { return now.addingTimeInterval(wait) }
+        if response.status == 503, let wait = response.retryAfter(now: now) { return now.addingTimeInterval(wait) }
+        return nil
     }
 
     private static var offlineError: SourceError {

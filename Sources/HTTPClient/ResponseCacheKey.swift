@@ -17,12 +17,23 @@ public enum ResponseCacheKey {
         for name in varyingHeaders {
             if let value = request.headers[name] { key += " \(name.lowercased())=\(Redactor.scrub(value, secrets: request.secrets))" }
         }
+        return key + credentialSuffix(of: request)
+    }
+
+    /// Whose rate limit a request counts against: its host and port, and the hash of its credentials (none: the
+    /// anonymous budget of this machine's address, still shared by everyone asking without one).
+    public static func budgetKey(for request: HTTPRequest) -> String {
+        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+        let port = components?.port.map { ":\($0)" } ?? ""
+        return "budget \(components?.scheme ?? "")://\(components?.host ?? "")\(port)" + credentialSuffix(of: request)
+    }
+
+    /// ` cred=<SHA-256 of the credentials>`, or nothing when the request carries none.
+    private static func credentialSuffix(of request: HTTPRequest) -> String {
         let credentials = credentialMaterial(of: request)
-        if !credentials.isEmpty {
-            let digest = SHA256.hash(data: Data(credentials.sorted().joined(separator: "\u{0}").utf8))
-            key += " cred=" + digest.map { String(format: "%02x", $0) }.joined()
-        }
-        return key
+        guard !credentials.isEmpty else { return "" }
+        let digest = SHA256.hash(data: Data(credentials.sorted().joined(separator: "\u{0}").utf8))
+        return " cred=" + digest.map { String(format: "%02x", $0) }.joined()
     }
 
     /// Every credential value the request carries, by where it is.

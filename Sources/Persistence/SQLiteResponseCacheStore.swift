@@ -19,15 +19,14 @@ extension SQLiteResponseCacheStore: ResponseCacheStore {
                              arguments: [key])
         }
         guard let row else { return nil }
-        let headersJSON: String = row["headers"]
-        let headers = (try? JSONDecoder().decode([StoredResponse.Header].self, from: Data(headersJSON.utf8))) ?? []
+        let headers = StoreCoding.decodeHeaders(row["headers"])
         return StoredResponse(
             status: row["status"], headers: headers, body: row["body"] ?? Data(),
             storedAt: Date(timeIntervalSince1970: row["stored_at"]), expiresAt: Date(timeIntervalSince1970: row["expires_at"]))
     }
 
     public func store(_ response: StoredResponse, forKey key: String, sourceID: String) throws(SourceError) {
-        let headers = String(decoding: (try? JSONEncoder().encode(response.headers)) ?? Data("[]".utf8), as: UTF8.self)
+        let headers = StoreCoding.encodeHeaders(response.headers)
         try database.write { db in
             try db.execute(
                 sql: """

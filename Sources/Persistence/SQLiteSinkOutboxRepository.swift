@@ -48,26 +48,15 @@ extension SQLiteSinkOutboxRepository: SinkOutboxRepository {
                     RETURNING source_id, item_id
                     """,
                 arguments: [sink, date.timeIntervalSince1970, keys.text])
-            var unseen = Set(rows.map { SeenKey(source: $0["source_id"], item: $0["item_id"]) })
-            let fresh = items.filter { unseen.remove(SeenKey(source: $0.source, item: $0.item.id)) != nil }
-            var queued: [SinkDelivery] = []
-            for start in stride(from: 0, to: fresh.count, by: max(1, batchSize)) {
-                let batch = fresh[start..<min(fresh.count, start + max(1, batchSize))]
-                var lines = JSONWriter(capacity: batch.count * 512)
-                for entry in batch {
-                    lines.item(entry.item, source: entry.source)
-                    lines.byte(UInt8(ascii: "\n"))
-                }
-                let delivery = SinkDelivery(
-                    id: UUID().uuidString.lowercased(), sink: sink, itemLines: Data(lines.bytes), itemCount: batch.count,
-                    createdAt: date)
+            let fresh = StoreCoding.unseen(items, inserted: rows.map { ($0["source_id"], $0["item_id"]) })
+            let queued = StoreCoding.deliveries(of: fresh, sink: sink, batchSize: batchSize, at: date)
+            for delivery in queued {
                 try db.execute(
                     sql: """
                         INSERT INTO sink_delivery (delivery_id, sink_id, state, items, item_count, created_at)
                         VALUES (?, ?, 'pending', ?, ?, ?)
                         """,
                     arguments: [delivery.id, sink, delivery.itemLines, delivery.itemCount, date.timeIntervalSince1970])
-                queued.append(delivery)
             }
             try db.execute(
                 sql: "DELETE FROM sink_delivery WHERE sink_id = ? AND state = 'delivered' AND delivered_at < ?",
@@ -185,10 +174,4 @@ extension SQLiteSinkOutboxRepository: SinkOutboxRepository {
             return db.changesCount
         }
     }
-}
-
-/// A (source, item) pair a sink has seen.
-private struct SeenKey: Hashable {
-    var source: String
-    var item: String
 }

@@ -19,25 +19,14 @@ extension SQLiteSourceSnapshotRepository: SourceSnapshotRepository {
                 arguments: [source.id, source.fingerprint, variant])
         }
         guard let row else { return nil }
-        let data: Data = row["items"]
-        let items: [StoredItemDTO]
-        do {
-            items = try JSONDecoder().decode([StoredItemDTO].self, from: data)
-        } catch {
-            throw SourceError(.io, "the last good copy of \(source.id) is unreadable")
-        }
+        let items = try StoreCoding.decodeItems(row["items"], of: source.id)
         return SourceSnapshot(
-            source: source, variant: variant, items: items.map { $0.toDomain() },
+            source: source, variant: variant, items: items,
             savedAt: Date(timeIntervalSince1970: row["saved_at"]))
     }
 
     public func saveLastGood(_ snapshot: SourceSnapshot) throws(SourceError) {
-        let data: Data
-        do {
-            data = try JSONEncoder().encode(snapshot.items.map(StoredItemDTO.init))
-        } catch {
-            throw SourceError(.io, "the items of \(snapshot.source.id) could not be encoded for the store")
-        }
+        let data = try StoreCoding.encodeItems(snapshot.items, of: snapshot.source.id)
         try database.write { db in
             try db.execute(
                 sql: """

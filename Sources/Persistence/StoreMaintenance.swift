@@ -2,8 +2,18 @@ import Domain
 import Foundation
 import GRDB
 
-/// What `aggregate cache stats|clear` and `aggregate history clear` do.
-public struct StoreMaintenance: Sendable {
+/// What `aggregate cache stats|clear` and `aggregate history clear` do, whichever store is behind them.
+public protocol StoreMaintaining: Sendable {
+    /// Per source (sorted by id), or only `sourceID`'s.
+    func stats(sourceID: String?, now: Date) throws(SourceError) -> [StoreMaintenance.SourceStats]
+    /// Removes stored responses and last good copies (of every source, or only `sourceID`'s).
+    func clearCache(sourceID: String?) throws(SourceError) -> StoreMaintenance.Removed
+    /// Forgets which items were seen (every source, or only `sourceID`).
+    func clearHistory(sourceID: String?) throws(SourceError) -> StoreMaintenance.Removed
+}
+
+/// What `aggregate cache stats|clear` and `aggregate history clear` do on the SQLite store.
+public struct StoreMaintenance: StoreMaintaining {
     /// One source's share of the store.
     public struct SourceStats: Sendable, Hashable {
         public var sourceID: String
@@ -41,7 +51,11 @@ public struct StoreMaintenance: Sendable {
         public var snapshots = 0
         public var historyItems = 0
 
-        public init() {}
+        public init(responses: Int = 0, snapshots: Int = 0, historyItems: Int = 0) {
+            self.responses = responses
+            self.snapshots = snapshots
+            self.historyItems = historyItems
+        }
     }
 
     private let database: AppDatabase
@@ -75,9 +89,7 @@ public struct StoreMaintenance: Sendable {
             }
             for row in try Row.fetchAll(db, sql: "SELECT source_id, items, saved_at FROM source_snapshot\(filter)", arguments: arguments) {
                 var value = entry(row["source_id"])
-                let data: Data = row["items"]
-                let items = (try? JSONDecoder().decode([StoredItemDTO].self, from: data))?.count ?? 0
-                value.snapshotItems += items
+                value.snapshotItems += StoreCoding.itemCount(row["items"])
                 let savedAt = Date(timeIntervalSince1970: row["saved_at"])
                 value.snapshotSavedAt = max(value.snapshotSavedAt ?? savedAt, savedAt)
                 stats[value.sourceID] = value

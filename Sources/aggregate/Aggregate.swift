@@ -44,7 +44,7 @@ struct Aggregate: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
-            CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self,
+            CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

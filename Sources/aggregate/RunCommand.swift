@@ -74,6 +74,10 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Print only items this source has not delivered before (new since the last run).")
     var new = false
 
+    @Flag(name: .customLong("store-optional"),
+          help: "When the shared store (AGGREGATE_STORE, the manifest's store.url) cannot be reached, warn and run without it.")
+    var storeOptional = false
+
     @Flag(name: .long, help: "No network at all: HTTP sources are served from the cache, whatever its age.")
     var offline = false
 
@@ -132,7 +136,8 @@ struct RunCommand: ParsableCommand {
         let request = RunRequest(
             selection: selection.ids, query: query, deadlineSeconds: deadline,
             cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new,
-            shaping: ItemShaping(since: shaping.sinceDate(now: now), order: sort, dedupe: shaping.dedupe))
+            shaping: ItemShaping(since: shaping.sinceDate(now: now), order: sort, dedupe: shaping.dedupe),
+            storeOptional: storeOptional)
         // Live progress, when a person watches stderr: the view model follows the run, the renderer draws it.
         let progress = Terminal.stderrIsTTY && !quiet
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
@@ -154,6 +159,10 @@ struct RunCommand: ParsableCommand {
         do throws(SelectionError) {
             outcome = try container.runAndWait(request, cancellation: interruption.cancellation, observer: viewModel, output: output)
         } catch {
+            if case .storeUnavailable = error {
+                Terminal.writeError("aggregate: error: \(error.description)\n")
+                throw ExitCode(1)
+            }
             throw ValidationError(error.description)
         }
         progress?.finish()  // before stdout: both usually share one terminal

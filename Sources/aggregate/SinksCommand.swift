@@ -32,7 +32,7 @@ struct SinksCommand: ParsableCommand {
                 (try store.sinkCountRows(), try store.undeliveredRows())
             }
             guard counts.count > 1 else {
-                print("No deliveries: no sink has queued anything in \(store.location.path).")
+                print("No deliveries: no sink has queued anything in \(store.location).")
                 return
             }
             print(TextColumns.format(counts), terminator: "")

@@ -29,7 +29,7 @@ struct StoreOptions: ParsableArguments {
         let (service, warnings, location) = StoreService.open()
         for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
         guard let service else {
-            Terminal.writeError("aggregate: the store in \(location.path) cannot be opened\n")
+            Terminal.writeError("aggregate: the store in \(location) cannot be opened\n")
             throw ExitCode(ExitStatus.sourcesFailed)
         }
         return service

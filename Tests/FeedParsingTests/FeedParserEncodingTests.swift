@@ -105,3 +105,17 @@ struct FeedParserEncodingTests {
         #expect(feed.entries.first?.title == "ÄÖÜ€")
     }
 }
+
+@Suite("Bytes an encoding libxml2 decodes cannot convert")
+struct FeedParserConversionErrorTests {
+    @Test("invalid bytes for a libxml2-decoded encoding: the entries before them are kept, and the source is told")
+    func invalidBytesForEncoding() throws {
+        var bytes = Array(#"<?xml version="1.0" encoding="EUC-JP"?><rss><channel><item><title>x</title></item><item><title>a"#.utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array("b</title></item></channel></rss>".utf8)
+        let feed = try FeedParser.parse(Data(bytes))
+        #expect(feed.entries.map(\.title) == ["x"])
+        #expect(feed.warnings.contains { $0.contains("invalid bytes for the document's encoding") && $0.contains("line 1, column") },
+                "\(feed.warnings)")
+    }
+}

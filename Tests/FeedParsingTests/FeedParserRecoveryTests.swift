@@ -52,6 +52,22 @@ struct FeedParserRecoveryTests {
         let feed = try FeedParser.parse(Data(xml.utf8))
         #expect(feed.entries.count == 2)
         #expect(feed.entries.last?.title == "two")
+        // Recovery is never silent: the source is told what libxml2 read past, and where.
+        #expect(feed.warnings.contains { $0.hasPrefix("recovered from") && $0.contains("line 1, column") }, "\(feed.warnings)")
+    }
+
+    @Test("every fixture feed is read without a warning (nothing recovered, nothing skipped)",
+          arguments: LeadingJunkTests.fixtures)
+    func wellFormedFixturesHaveNoWarning(fixture: String) throws {
+        #expect(try FeedParser.parse(Fixture.data(fixture)).warnings == [])
+    }
+
+    @Test("an undeclared namespace prefix is no recovery: the element is read by its prefix, and nothing is said")
+    func undeclaredPrefix() throws {
+        let xml = "<rss><channel><item><title>t</title><dc:creator>Ann</dc:creator></item></channel></rss>"
+        let feed = try FeedParser.parse(Data(xml.utf8))
+        #expect(feed.entries.first?.author == "Ann")
+        #expect(feed.warnings == [])
     }
 
     @Test("a truncated feed keeps the entries before the cut and says where it ends (issue 22: not an error)")

@@ -32,10 +32,31 @@ struct LeadingJunkTests {
             #expect(dirty.feed.entries.map(\.id) == clean.feed.entries.map(\.id), "\(fixture) after \(junk.name)")
             #expect(dirty.feed.entries.map(\.title) == clean.feed.entries.map(\.title), "\(fixture) after \(junk.name)")
             #expect(dirty.encoding == clean.encoding, "\(fixture) after \(junk.name)")
+            #expect(dirty.feed.warnings.filter { !$0.contains("before the XML declaration") } == clean.feed.warnings,
+                    "\(fixture) after \(junk.name)")
             if junk.name != "whitespace" && junk.name != "a BOM and whitespace" {
                 #expect(dirty.feed.warnings.contains { $0.contains("before the XML declaration") }, "\(fixture): \(junk.name)")
             }
         }
+    }
+
+    @Test("a windows-1251 feed of 24 entries after each kind of junk: 24 entries, Cyrillic intact; cut, it says so",
+          arguments: junk.map(\.name))
+    func windows1251(junkName: String) throws {
+        let junk = try #require(Self.junk.first { $0.name == junkName }).bytes
+        let title = FeedParserEncodingTests.cyrillic1251
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n<rss version=\"2.0\"><channel>\n".utf8)
+        for index in 0..<24 {
+            bytes += Array("<item><guid>\(index)</guid><title>".utf8) + title + Array("</title><description><![CDATA[".utf8)
+            bytes += Array(repeating: UInt8(ascii: "z"), count: 600) + Array("]]></description></item>\n".utf8)
+        }
+        bytes += Array("</channel></rss>\n".utf8)
+        let feed = try FeedParser.parse(Data(junk + bytes))
+        #expect(feed.entries.count == 24)
+        #expect(feed.entries.allSatisfy { $0.title == "Новости" })
+        let cut = try FeedParser.parse(Data(junk + bytes.prefix(bytes.count * 2 / 3)))
+        #expect(cut.entries.count > 0 && cut.entries.count < 24)
+        #expect(cut.warnings.contains { $0.hasPrefix("truncated:") && $0.contains("line ") }, "\(cut.warnings)")
     }
 
     @Test("the fuzzer's crasher (a broken declaration, then invalid UTF-8 in an attribute name) is an answer, not a crash")
@@ -47,6 +68,31 @@ struct LeadingJunkTests {
         switch result {
         case .success(let feed): #expect(feed.warnings.contains { $0.contains("before the XML declaration") })
         case .failure(let error): #expect(error.kind == .parse)
+        }
+    }
+
+    @Test("junk in front of a cut document: the cut is still reported, the same way", arguments: fixtures)
+    func truncatedAfterJunk(fixture: String) throws {
+        let full = try Fixture.data(fixture)
+        for fraction in [0.3, 0.8] {
+            let cut = Data(full.prefix(Int(Double(full.count) * fraction)))
+            let clean = Result { () throws(SourceError) in try FeedParser.parseDetailed(cut) }
+            for junk in Self.junk {
+                let dirty = Result { () throws(SourceError) in try FeedParser.parseDetailed(Data(junk.bytes) + cut) }
+                switch (clean, dirty) {
+                case (.success(let clean), .success(let dirty)):
+                    #expect(dirty.feed.entries.map(\.id) == clean.feed.entries.map(\.id), "\(fixture) \(fraction), \(junk.name)")
+                    #expect(dirty.encoding == clean.encoding, "\(fixture) \(fraction), \(junk.name)")
+                    #expect(dirty.feed.warnings.first { $0.hasPrefix("truncated:") } != nil, "\(fixture) \(fraction), \(junk.name)")
+                    #expect(dirty.feed.warnings.first { $0.hasPrefix("truncated:") }?.prefix(40)
+                            == clean.feed.warnings.first { $0.hasPrefix("truncated:") }?.prefix(40),
+                            "\(fixture) \(fraction), \(junk.name)")
+                case (.failure(let clean), .failure(let dirty)):
+                    #expect(dirty.kind == clean.kind, "\(fixture) \(fraction), \(junk.name)")
+                default:
+                    Issue.record("\(fixture) cut at \(fraction) after \(junk.name): \(dirty) where clean was \(clean)")
+                }
+            }
         }
     }
 

@@ -19,7 +19,12 @@ struct HostileFeedEndToEndTests {
         let result = try await Aggregate.run(["--format", "json", "--manifest", sandbox.manifestPath])
         #expect(result.status == 0 || result.status == 1, "ended by a signal? status \(result.status)")
         let sources = try result.sources()
-        #expect(sources.first?["id"] as? String == "hostile")
+        let hostile = try #require(sources.first)
+        #expect(hostile["id"] as? String == "hostile")
+        // The feed source says what happened to it: an error, or a warning beside what it could read.
+        let warnings = hostile["warnings"] as? [String] ?? []
+        #expect(hostile["status"] as? String == "error" || !warnings.isEmpty, "\(hostile)")
+        #expect(hostile["status"] as? String != "error" || hostile["error"] != nil, "\(hostile)")
         #expect(sources.last?["status"] as? String == "ok")
         #expect(try result.items().contains { $0["title"] as? String == "Still here" })
     }

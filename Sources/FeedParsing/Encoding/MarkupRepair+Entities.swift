@@ -26,11 +26,7 @@ extension MarkupRepair {
         }
         guard let (name, length) = Self.referenceName(input, at: start) else { return (1, Self.escapedAmpersand) }
         if Self.predefinedEntities.contains(name) { return (length, nil) }
-        switch declaredEntities[name] {
-        case .expand(let text)?: return (length, text)
-        case .keep?: return (length, nil)
-        case nil: break
-        }
+        if declaredEntities.contains(name) { return (length, nil) }
         if let scalar = HTMLEntities.codePoint(named: name) {
             var bytes: [UInt8] = []
             UTF8Repair.append(scalar, to: &bytes)
@@ -50,8 +46,7 @@ extension MarkupRepair {
         return (String(decoding: UnsafeBufferPointer(rebasing: input[(start + 1)..<index]), as: UTF8.self), index + 1 - start)
     }
 
-    /// `<!ENTITY name …` in the internal subset: the document defines `&name;` itself. The first
-    /// declaration of a name binds, as in XML.
+    /// `<!ENTITY name …` in the internal subset: the document defines `&name;` itself.
     mutating func recordEntityDeclaration(_ input: UnsafeBufferPointer<UInt8>, at start: Int) {
         var index = start
         while index < input.count, Self.isSpace(input[index]) { index += 1 }
@@ -60,49 +55,12 @@ extension MarkupRepair {
         while index < input.count, Self.isNameByte(input[index]) { index += 1 }
         guard index > nameStart else { return }
         let name = String(decoding: UnsafeBufferPointer(rebasing: input[nameStart..<index]), as: UTF8.self)
-        guard declaredEntities[name] == nil else { return }
-        declaredEntities[name] = Self.plainValue(input, from: index).map(DeclaredEntity.expand) ?? .keep
+        declaredEntities.insert(name)
     }
 
     /// Whether the `&` at `start` refers to an entity the document declares.
     func isDeclaredReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         guard let (name, _) = Self.referenceName(input, at: start) else { return false }
-        return declaredEntities[name] != nil
-    }
-
-    /// The replacement of a quoted entity value after the name when it is plain text: no markup and no
-    /// reference but character references and the five predefined ones, so expanding it can never multiply
-    /// (no "billion laughs"). Quotes are escaped, as the reference may sit in an attribute value. Nil for
-    /// anything else: an external entity, markup, a reference to another entity, a value cut by the chunk.
-    static func plainValue(_ input: UnsafeBufferPointer<UInt8>, from start: Int) -> [UInt8]? {
-        var index = start
-        while index < input.count, isSpace(input[index]) { index += 1 }
-        guard index < input.count, input[index] == 0x22 || input[index] == 0x27 else { return nil }
-        let quote = input[index]
-        index += 1
-        var value: [UInt8] = []
-        while index < input.count, input[index] != quote {
-            switch input[index] {
-            case 0x3C, 0x25:  // '<' markup, '%' a parameter-entity reference
-                return nil
-            case 0x26:  // '&'
-                var end = index + 1
-                while end < input.count, end - index <= 10, input[end] != 0x3B { end += 1 }
-                guard end < input.count, input[end] == 0x3B else { return nil }
-                let body = String(decoding: UnsafeBufferPointer(rebasing: input[(index + 1)..<end]), as: UTF8.self)
-                guard body.hasPrefix("#") || predefinedEntities.contains(body) else { return nil }
-                value.append(contentsOf: UnsafeBufferPointer(rebasing: input[index...end]))
-                index = end
-            case 0x22:
-                value.append(contentsOf: "&quot;".utf8)
-            case 0x27:
-                value.append(contentsOf: "&apos;".utf8)
-            case let byte:
-                value.append(byte)
-            }
-            guard value.count <= maxEntityValue else { return nil }
-            index += 1
-        }
-        return index < input.count ? value : nil
+        return declaredEntities.contains(name)
     }
 }

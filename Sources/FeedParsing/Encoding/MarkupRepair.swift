@@ -7,10 +7,9 @@
 ///   XML forbids (`&#0;`) is dropped;
 /// - a `<` that cannot start markup (`a < b`) becomes `&lt;`;
 /// - control characters XML forbids are dropped.
-/// CDATA sections and comments pass untouched. An entity the document declares itself as plain text
-/// (`<!ENTITY site "Example">`) is replaced by that text here: Linux's XMLParser would deliver nothing for
-/// it. Any other declared entity (one that refers to others, holds markup or is external) is kept, so
-/// libxml2's own limits still apply to it (a "billion laughs" document fails there, fast).
+/// CDATA sections and comments pass untouched, and so do references to entities the document declares
+/// itself (`<!ENTITY site "Example">`): libxml2's SAX2 parser delivers their text, within its limits (a
+/// "billion laughs" document fails there, fast).
 struct MarkupRepair {
     private enum State { case text, cdata, comment }
 
@@ -21,22 +20,13 @@ struct MarkupRepair {
     private var quote: UInt8 = 0
     /// Whether an element has started: only then is text content (never DTD text).
     private var seenElement = false
-    /// Entities the document declares itself, by name.
-    var declaredEntities: [String: DeclaredEntity] = [:]
-
-    /// What to do with `&name;` for an entity the document declares.
-    enum DeclaredEntity: Equatable {
-        /// Plain text: written in place of the reference.
-        case expand([UInt8])
-        /// Left to libxml2.
-        case keep
-    }
+    /// Entities the document declares itself, by name: their references are left to libxml2, which
+    /// delivers their text (within its amplification bound) and never resolves an external one.
+    var declaredEntities: Set<String> = []
 
     /// Longest lookahead any decision needs; with fewer bytes left (and more to come) we wait.
     static let entityLookahead = 40
     static let declarationLookahead = 128
-    /// Longest entity value expanded here; a longer one is left to libxml2.
-    static let maxEntityValue = declarationLookahead - 16
     /// Longest text run rewritten as CDATA; longer ones keep their references.
     static let maxTextRun = 16 * 1024
 

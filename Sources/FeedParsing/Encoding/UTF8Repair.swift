@@ -30,6 +30,23 @@ enum UTF8Repair {
         return length
     }
 
+    /// Whether `bytes` are all valid UTF-8 (ASCII eight bytes at a time, the common case).
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while index + 8 <= count, base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+            }
+        }
+        while index < count {
+            let length = sequenceLength(bytes, at: index)
+            guard length > 0 else { return false }
+            index += length
+        }
+        return true
+    }
+
     @inline(__always)
     static func append(_ scalar: UInt32, to out: inout [UInt8]) {
         switch scalar {

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// `read(2)`, named apart from `InputStream.read`.
+/// `read(2)`, named apart from the stream's own methods.
 private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
     read(descriptor, buffer.baseAddress, buffer.count)
 }
@@ -17,11 +17,11 @@ enum FeedByteSource {
     case data(Data)
 }
 
-/// The stream `XMLParser(stream:)` pulls from: raw feed bytes through `FeedTranscoder`, chunk by chunk.
+/// Raw feed bytes through `FeedTranscoder`, chunk by chunk: what the push parser is fed.
 ///
-/// Streaming is what keeps memory flat on large feeds, and it sidesteps libxml2's refusal of a single
-/// in-memory document over ~10 MB (`XMLParser(data:)` fails on those). Not thread-safe: one parse only.
-final class FeedInputStream: InputStream {
+/// Streaming keeps memory flat on large feeds: one chunk of input and what the transcoder holds back.
+/// Not thread-safe: one parse only.
+final class FeedInputStream {
     private static let chunkSize = 64 * 1024
 
     private let source: FeedByteSource
@@ -29,7 +29,6 @@ final class FeedInputStream: InputStream {
     private var dataOffset = 0
     private var readBuffer: [UInt8]
     private var pending: [UInt8] = []
-    private var pendingOffset = 0
     private var reachedEnd = false
     /// The read error, if the source failed (errno text, never a path the caller did not give).
     private(set) var readError: String?
@@ -38,7 +37,6 @@ final class FeedInputStream: InputStream {
         self.source = source
         self.transcoder = FeedTranscoder(httpCharset: httpCharset)
         self.readBuffer = [UInt8](repeating: 0, count: Self.chunkSize)
-        super.init(data: Data())
     }
 
     /// The encoding the transcoder settled on (for diagnostics and tests).
@@ -46,24 +44,14 @@ final class FeedInputStream: InputStream {
     /// Bytes dropped before the document's real start (`FeedTranscoder.skippedLeadingBytes`).
     var skippedLeadingBytes: Int { transcoder.skippedLeadingBytes }
 
-    override func open() {}
-    override func close() {}
-    override var hasBytesAvailable: Bool { !reachedEnd || pendingOffset < pending.count }
-    override var streamStatus: Stream.Status { hasBytesAvailable ? .open : .atEnd }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
-        while pendingOffset >= pending.count {
-            if reachedEnd { return 0 }
+    /// Hands each next piece of UTF-8 (or libxml2-decoded) XML to `body`, with whether it is the last, until
+    /// the source ends, fails (`readError`) or `body` returns false.
+    func forEachChunk(_ body: (UnsafeBufferPointer<UInt8>, _ last: Bool) -> Bool) {
+        while !reachedEnd {
             pending.removeAll(keepingCapacity: true)
-            pendingOffset = 0
-            guard fill() else { return -1 }
+            guard fill() else { return }
+            guard pending.withUnsafeBufferPointer({ body($0, reachedEnd) }) else { return }
         }
-        let count = min(length, pending.count - pendingOffset)
-        pending.withUnsafeBufferPointer { bytes in
-            buffer.update(from: bytes.baseAddress! + pendingOffset, count: count)
-        }
-        pendingOffset += count
-        return count
     }
 
     /// Reads one raw chunk and transcodes it into `pending`. False on a read error.

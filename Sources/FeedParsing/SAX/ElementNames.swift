@@ -1,7 +1,8 @@
 /// Namespace bindings in scope and what each qualified element name means under them.
 ///
-/// `XMLParser` runs without namespace processing (it would build a URI string per element), so the
-/// `xmlns` attributes are tracked here, scopes pushed only by the elements that declare some. Names are
+/// The handler hands libxml2's namespace declarations over as `xmlns` attributes and names as `prefix:local`;
+/// the bindings are tracked here, scopes pushed only by the elements that declare some, so an undeclared
+/// prefix (`dc:` without its `xmlns:dc`, common in feeds) still means what feeds mean by it. Names are
 /// classified once and cached until the bindings change.
 struct ElementNames {
     private var prefixes: [String: String] = [:]

@@ -1,0 +1,111 @@
+import Domain
+import Foundation
+import PostgresNIO
+
+/// The shared store's schema and its history. Migrations run in one transaction under an advisory lock, so
+/// processes starting together on a new database wait for the first to create it instead of racing.
+///
+/// The tables are SQLite's (`AppDatabase`), in PostgreSQL's types; times stay seconds since 1970 (`double
+/// precision`), as SQLite keeps them, so both stores compare and order them alike.
+enum PostgresSchema {
+    /// Never edit a shipped migration: add the next one.
+    static let migrations: [(name: String, sql: [String])] = [
+        ("v1", [
+            """
+            CREATE TABLE http_response (
+                key text PRIMARY KEY,
+                source_id text NOT NULL,
+                status integer NOT NULL,
+                headers text NOT NULL,
+                body bytea NOT NULL,
+                stored_at double precision NOT NULL,
+                expires_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX http_response_source ON http_response (source_id)",
+            """
+            CREATE TABLE source_snapshot (
+                source_id text NOT NULL,
+                fingerprint text NOT NULL,
+                variant text NOT NULL,
+                items bytea NOT NULL,
+                saved_at double precision NOT NULL,
+                PRIMARY KEY (source_id, fingerprint, variant)
+            )
+            """,
+            """
+            CREATE TABLE seen_item (
+                source_id text NOT NULL,
+                fingerprint text NOT NULL,
+                item_id text NOT NULL,
+                first_seen_at double precision NOT NULL,
+                PRIMARY KEY (source_id, fingerprint, item_id)
+            )
+            """,
+            """
+            CREATE TABLE movies_query (
+                seq bigserial,
+                source_id text NOT NULL,
+                fingerprint text NOT NULL,
+                query_key text NOT NULL,
+                query text NOT NULL,
+                used_at double precision NOT NULL,
+                PRIMARY KEY (source_id, fingerprint, query_key)
+            )
+            """,
+            """
+            CREATE TABLE sink_seen (
+                sink_id text NOT NULL,
+                source_id text NOT NULL,
+                item_id text NOT NULL,
+                first_seen_at double precision NOT NULL,
+                PRIMARY KEY (sink_id, source_id, item_id)
+            )
+            """,
+            """
+            CREATE TABLE sink_delivery (
+                seq bigserial PRIMARY KEY,
+                delivery_id text NOT NULL UNIQUE,
+                sink_id text NOT NULL,
+                state text NOT NULL,
+                items bytea NOT NULL,
+                item_count integer NOT NULL,
+                attempts integer NOT NULL DEFAULT 0,
+                created_at double precision NOT NULL,
+                not_before double precision,
+                last_attempt_at double precision,
+                last_error text,
+                delivered_at double precision
+            )
+            """,
+            "CREATE INDEX sink_delivery_sink_state ON sink_delivery (sink_id, state, seq)",
+        ]),
+        // The shared rate-limit budget: per host and credential hash, until when not to ask.
+        ("v2-rate-limit", [
+            "CREATE TABLE rate_limit (budget_key text PRIMARY KEY, until_at double precision NOT NULL)",
+        ]),
+    ]
+
+    /// Applies the migrations the database lacks.
+    static func migrate(_ database: PostgresStoreDatabase) throws(SourceError) {
+        try database.transaction { session in
+            // One migrating process at a time, across every machine (released at commit).
+            try session.execute("SELECT pg_advisory_xact_lock(hashtextextended('aggregate.migrate', 0))")
+            try session.execute("""
+                CREATE TABLE IF NOT EXISTS aggregate_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """)
+            let applied = Set(try session.rows("SELECT name FROM aggregate_migration").map { try $0[0].decode(String.self) })
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in migration.sql { try session.execute(PostgresQuery(unsafeSQL: statement)) }
+                try session.execute("INSERT INTO aggregate_migration (name) VALUES (\(migration.name))")
+            }
+        }
+    }
+
+    /// The migrations applied, in order (`store info`).
+    static func applied(_ database: PostgresStoreDatabase) throws(SourceError) -> [String] {
+        try database.withSession { session in
+            try session.rows("SELECT name FROM aggregate_migration ORDER BY applied_at, name").map { try $0[0].decode(String.self) }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Domain
+import Foundation
+import PostgresNIO
+
+/// The item history (`seen_item`) behind `--new`, shared by every process: an id is inserted once
+/// (`ON CONFLICT DO NOTHING … RETURNING`), so of several processes recording the same new item at once exactly
+/// one is told it is new. That is what makes `--new` announce each item once across machines.
+public struct PostgresSeenItemsRepository: Sendable {
+    private let database: PostgresStoreDatabase
+
+    public init(database: PostgresStoreDatabase) {
+        self.database = database
+    }
+}
+
+extension PostgresSeenItemsRepository: SeenItemsRepository {
+    public func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems {
+        try database.transaction { session in
+            let hasHistory = try session.rows("""
+                SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint))
+                """).first?[0].decode(Bool.self) ?? false
+            let unseen = try session.rows("""
+                INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
+                SELECT DISTINCT \(source.id), \(source.fingerprint), id, \(date.timeIntervalSince1970)::double precision
+                FROM unnest(\(itemIDs)::text[]) AS id
+                ON CONFLICT DO NOTHING RETURNING item_id
+                """).map { try $0[0].decode(String.self) }
+            return SeenItems(unseen: Set(unseen), isFirstRun: !hasHistory)
+        }
+    }
+
+    public func markSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) {
+        try database.withSession { session in
+            try session.execute("""
+                INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
+                SELECT DISTINCT \(source.id), \(source.fingerprint), id, \(date.timeIntervalSince1970)::double precision
+                FROM unnest(\(itemIDs)::text[]) AS id
+                ON CONFLICT DO NOTHING
+                """)
+        }
+    }
+}

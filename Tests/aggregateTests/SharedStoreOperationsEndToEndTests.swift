@@ -1,0 +1,139 @@
+import Foundation
+import ProviderTesting
+import Testing
+
+/// Running a shared PostgreSQL store: faults (unreachable, restarted), TLS, the schema and the maintenance
+/// commands, with the built binary.
+@Suite("aggregate on a shared PostgreSQL store: faults, TLS, store and maintenance commands (end to end)", .serialized,
+       .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
+struct SharedStoreOperationsEndToEndTests {
+    @Test("a store that cannot be reached: exit 1 naming the host and never the password; --store-optional warns and runs")
+    func unreachable() async throws {
+        let sandbox = try Sandbox(
+            manifest: #"{"version": 1, "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}"#,
+            files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+        let store = "postgres://aggregate:Sup3r-secret@127.0.0.1:1/shared?sslmode=disable"
+        let refused = try await Aggregate.run(
+            ["-f", "ndjson", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": store])
+        let optional = try await Aggregate.run(
+            ["-f", "ndjson", "--store-optional", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": store])
+
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty, "nothing runs")
+        #expect(refused.stderr.contains("127.0.0.1:1") && refused.stderr.contains("--store-optional"), "\(refused.stderr)")
+        #expect(optional.status == 0, "stderr: \(optional.stderr)")
+        #expect(SharedStoreEndToEndTests.items(optional) == ["news/a"])
+        #expect(optional.stderr.contains("warning") && optional.stderr.contains("127.0.0.1:1"))
+        for text in [refused.stdout, refused.stderr, optional.stdout, optional.stderr] { #expect(!text.contains("Sup3r-secret")) }
+    }
+
+    @Test("PostgreSQL restarted between two runs and in the middle of a watch: each item printed once, nothing lost")
+    func restarts() async throws {
+        let cluster = try await TestPostgresCluster.start()
+        let sandbox = try Sandbox(
+            manifest: """
+                {"version": 1, "defaults": {"refreshSeconds": 1},
+                 "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}
+                """,
+            files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+        var environment = ProcessInfo.processInfo.environment
+        environment["AGGREGATE_STORE"] = cluster.url
+        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        let first = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+        try await cluster.restart()
+        try SinkSandbox.write(["a", "b"], in: sandbox)
+        let second = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+
+        let watch = try LiveProcess.start(
+            Aggregate.binary, ["watch", "-f", "ndjson", "--stop-after", "120", "--manifest", sandbox.manifestPath],
+            environment: environment)
+        let sawB = await watch.waitFor { stdout, _ in stdout.contains(#""id":"b""#) }
+        try await cluster.restart()
+        try SinkSandbox.write(["a", "b", "c"], in: sandbox)
+        let sawC = await watch.waitFor { stdout, _ in stdout.contains(#""id":"c""#) }
+        try SinkSandbox.write(["a", "b", "c", "d"], in: sandbox)
+        let sawD = await watch.waitFor { stdout, _ in stdout.contains(#""id":"d""#) }
+        watch.signal(SIGTERM)
+        let watched = await watch.finish()
+        let after = try await Aggregate.run(["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: environment)
+        await cluster.stop()
+
+        #expect(first.status == 0 && SharedStoreEndToEndTests.items(first) == ["news/a"], "stderr: \(first.stderr)")
+        #expect(second.status == 0 && SharedStoreEndToEndTests.items(second) == ["news/b"], "after a restart, only the new item: \(second.stderr)")
+        #expect(sawB && sawC && sawD, "stderr: \(watched.stderr)")
+        let lines = SharedStoreEndToEndTests.items(CommandResult(status: watched.status, stdout: watched.stdout, stderr: watched.stderr))
+        for id in ["news/c", "news/d"] { #expect(lines.filter { $0 == id }.count == 1, "\(id) once: \(lines)") }
+        #expect(after.status == 0 && SharedStoreEndToEndTests.items(after).isEmpty, "the watch's history reached the store after the restart")
+    }
+
+    @Test("store migrate creates the schema and store info shows the URL without its password")
+    func migrateAndInfo() async throws {
+        let database = try await TestPostgres.makeDatabase()
+        var components = try #require(URLComponents(string: database))
+        components.password = "Pa55-word"  // trust authentication ignores it; it must still never be printed
+        let environment = ["AGGREGATE_STORE": components.string!]
+        let migrate = try await Aggregate.run(["store", "migrate"], environment: environment)
+        let info = try await Aggregate.run(["store", "info"], environment: environment)
+        let local = try await Aggregate.run(["store", "info"], removing: ["AGGREGATE_STORE"])
+
+        #expect(migrate.status == 0, "stderr: \(migrate.stderr)")
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("store: PostgreSQL") && info.stdout.contains("schema: v1, v2-rate-limit"))
+        #expect(info.stdout.contains("postgres://postgres:***@127.0.0.1"))
+        for text in [migrate.stdout, migrate.stderr, info.stdout, info.stderr] { #expect(!text.contains("Pa55-word")) }
+        #expect(local.stdout.contains("store: SQLite"))
+    }
+
+    @Test("cache stats, history clear and sinks status work on the shared store")
+    func maintenance() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/feeds/alpha.xml", try SharedStoreEndToEndTests.feed())
+        server.route("/feeds/beta.xml", try SharedStoreEndToEndTests.feed())
+        server.route("/hook", FixtureResponse(status: 204, body: Data()))
+        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
+        let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "sources": ["alpha"]}"#
+        let shared = try await SharedStoreEndToEndTests.Shared(server: server, sinks: sink)
+        let environment = ["AGGREGATE_STORE": shared.store]
+
+        let first = try await shared.run(["-f", "ndjson", "--new"])
+        let stats = try await Aggregate.run(["cache", "stats"], environment: environment)
+        let cleared = try await Aggregate.run(["history", "clear", "--source", "alpha"], environment: environment)
+        let again = try await shared.run(["-f", "ndjson", "--new"])
+        let sinks = try await Aggregate.run(["sinks", "status"], environment: environment)
+        await server.stop()
+
+        #expect(first.status == 0 && SharedStoreEndToEndTests.items(first).count == 8, "stderr: \(first.stderr)")
+        #expect(stats.status == 0 && stats.stdout.contains("alpha") && stats.stdout.contains("beta"), "\(stats.stdout)\(stats.stderr)")
+        #expect(cleared.status == 0 && cleared.stdout.contains("4"), "\(cleared.stdout)\(cleared.stderr)")
+        #expect(Set(SharedStoreEndToEndTests.items(again)) == Set(SharedStoreEndToEndTests.items(first).filter { $0.hasPrefix("alpha/") }), "only alpha's history was cleared")
+        #expect(sinks.status == 0 && sinks.stdout.contains("hook"), "\(sinks.stdout)\(sinks.stderr)")
+    }
+
+    @Test("TLS: sslmode=require connects to a server that offers TLS and is refused by one that does not")
+    func tls() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-pg-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let key = directory.appendingPathComponent("server.key").path, certificate = directory.appendingPathComponent("server.crt").path
+        let made = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost"],
+            environment: ProcessInfo.processInfo.environment)
+        try #require(made.status == 0, "\(made.stderr)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: key)
+        if getuid() == 0 {  // the server runs as postgres and must own its key
+            for path in [key, certificate] { try FileManager.default.setAttributes([.ownerAccountName: "postgres"], ofItemAtPath: path) }
+        }
+        let cluster = try await TestPostgresCluster.start(options: "-c ssl=on -c ssl_cert_file=\(certificate) -c ssl_key_file=\(key)")
+        let requiring = cluster.url.replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")
+        let encrypted = try await Aggregate.run(["store", "migrate"], environment: ["AGGREGATE_STORE": requiring])
+        let plainServer = try #require(TestPostgres.serverURL).replacingOccurrences(of: "sslmode=disable", with: "sslmode=require")
+        let refused = try await Aggregate.run(["store", "info"], environment: ["AGGREGATE_STORE": plainServer])
+        await cluster.stop()
+        try? FileManager.default.removeItem(at: directory)
+
+        #expect(encrypted.status == 0, "stderr: \(encrypted.stderr)")
+        #expect(encrypted.stdout.contains("sslmode: require"))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("TLS"), "\(refused.stderr)")
+    }
+}
