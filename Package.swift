@@ -22,6 +22,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // `aggregate serve`: the HTTP server, and its metrics through swift-metrics with the Prometheus backend.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The shared store: PostgreSQL for many processes and machines on one manifest.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
@@ -136,9 +143,25 @@ let package = Package(
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
 
+        // MARK: - Server
+        // `aggregate serve`: HTTP routes (Hummingbird) thin over App's watch engine and Presentation's renderers,
+        // the latest state of every source, server-sent events, Prometheus metrics and the dashboard.
+        .target(name: "Server", dependencies: [
+            "App", "Presentation", "Domain",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+
         // MARK: - CLI
         .executableTarget(name: "aggregate", dependencies: [
-            "App", "Presentation", "Domain", "ProviderKit",
+            "App", "Presentation", "Domain", "ProviderKit", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -163,7 +186,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        ], resources: [.copy("Resources")]),
 
         // MARK: - Benchmarks
         // A tiny runner for Benchmarks/feeds/run.sh (parses one file, prints entries, seconds, peak RSS).
@@ -212,7 +235,7 @@ let package = Package(
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain", "ProviderTesting", "FeedParsing",
             .product(name: "CSV", package: "CSV.swift"),
-        ], resources: [.copy("Fixtures")]),
+        ]),
         .testTarget(name: "aggregateTests", dependencies: [
             "aggregate", "ProviderTesting",
             .product(name: "Crypto", package: "swift-crypto"),
@@ -221,6 +244,12 @@ let package = Package(
             "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .testTarget(name: "ServerTests", dependencies: [
+            "Server", "App", "Presentation", "Domain", "ProviderTesting", "aggregate",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting"]),
     ]
 )

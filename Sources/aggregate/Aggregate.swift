@@ -28,6 +28,7 @@ struct Aggregate: ParsableCommand {
               aggregate --sources movies --query X   search TMDB for X this run
               aggregate queries                      recent search queries
               aggregate watch                        keep every source fresh; show what is new
+              aggregate serve                        the same, served over HTTP (dashboard, API, feeds)
               aggregate sinks status                 what the sinks (webhooks, programs) still owe
 
             EXIT STATUS
@@ -42,7 +43,7 @@ struct Aggregate: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            RunCommand.self, WatchCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
+            RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
             CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
         ],
         defaultSubcommand: RunCommand.self

@@ -114,4 +114,26 @@ struct WatchScheduleTests {
         #expect(schedule.entry("a")?.interval == 120)
         #expect((0...5).contains(schedule.entry("c")!.next.timeIntervalSince(now)))
     }
+
+    @Test("one source's refresh makes only it due now, leaves a running one alone and refuses an unknown id")
+    func refreshOne() {
+        var random = SeededRandom(state: 9)
+        var schedule = WatchSchedule(
+            sources: [(id: "a", interval: 60), (id: "b", interval: 60), (id: "c", interval: 60)], now: start, random: &random)
+        _ = schedule.takeDue(at: start.addingTimeInterval(10))
+        schedule.finished("a", report: report(.ok), at: start.addingTimeInterval(10), random: &random)
+        schedule.finished("c", report: report(.ok), at: start.addingTimeInterval(10), random: &random)
+        let now = start.addingTimeInterval(20)
+        let refreshedA = schedule.refresh("a", at: now)
+        #expect(refreshedA)
+        #expect(schedule.entry("a")?.next == now)
+        #expect(schedule.entry("c")?.next == start.addingTimeInterval(70), "the others keep their schedule")
+        let refreshedB = schedule.refresh("b", at: now)
+        #expect(refreshedB, "a running source is known")
+        #expect(schedule.entry("b")?.isRunning == true)
+        let refreshedUnknown = schedule.refresh("nope", at: now)
+        #expect(!refreshedUnknown)
+        let due = schedule.takeDue(at: now)
+        #expect(due == ["a"])
+    }
 }

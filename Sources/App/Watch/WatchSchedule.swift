@@ -87,6 +87,14 @@ struct WatchSchedule: Sendable {
         }
     }
 
+    /// A refresh of one source asked for now (`POST /api/sources/{id}/refresh`): due now unless it is running.
+    /// Returns false for an id the schedule does not know.
+    mutating func refresh(_ id: String, at now: Date) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
+        if !entries[index].isRunning { entries[index].next = now }
+        return true
+    }
+
     /// A reloaded manifest: kept sources keep their state (with the new interval from their next run on),
     /// new ones start within the first-cycle spread, removed ones go.
     mutating func replaceSources(

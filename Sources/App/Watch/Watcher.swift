@@ -118,6 +118,14 @@ public final class Watcher: Sendable {
         wake()
     }
 
+    /// One source now (it is not run twice at once: a source running now keeps its run). Returns false for an
+    /// id this watch does not run.
+    public func refresh(_ id: String) -> Bool {
+        let known = state.withLock { $0.schedule.refresh(id, at: clock.now) }
+        if known { wake() }
+        return known
+    }
+
     /// SIGHUP: watch `container`'s manifest from now on (sources kept keep their schedule).
     public func reload(_ container: AppDIContainer) throws(SelectionError) {
         let sources = try Self.watched(in: container, selection: options.selection)

@@ -1,6 +1,16 @@
 import Foundation
 
 extension JSONWriter {
+    /// A source's error as the output contract writes it: `{"kind": …, "message": …}`.
+    public mutating func sourceError(_ error: SourceError) {
+        beginObject()
+        key("kind")
+        string(error.kind.rawValue)
+        key("message")
+        string(error.message)
+        endObject()
+    }
+
     /// An item in the output contract's shape (README, "JSON output"): `source` first, `subtitle`, `url` and
     /// `date` always present (`null` when absent), `fields` keys sorted. The JSON and NDJSON renderers and
     /// the sinks' deliveries all write items through this.

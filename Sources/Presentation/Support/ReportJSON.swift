@@ -37,12 +37,7 @@ enum ReportJSON {
         writer.int(milliseconds(source.duration))
         if let error = source.error {
             writer.key("error")
-            writer.beginObject()
-            writer.key("kind")
-            writer.string(error.kind.rawValue)
-            writer.key("message")
-            writer.string(error.message)
-            writer.endObject()
+            writer.sourceError(error)
         }
         if !source.warnings.isEmpty {
             writer.key("warnings")

@@ -11,6 +11,8 @@ public struct WatchSourceState: Sendable, Hashable {
     public var isRunning = false
     /// When its last cycle finished and when the next one starts.
     public var finishedAt: Date?
+    /// When a cycle last ended `ok` (nil: never in this process).
+    public var lastSuccessAt: Date?
     public var next: Date?
     /// Ids of its items first seen after the watch's first cycle (marked as new).
     public var newItemIDs: Set<String> = []
@@ -68,6 +70,7 @@ public final class WatchViewModel: Sendable {
             state.report = report
             state.isRunning = false
             state.finishedAt = date
+            if report.status == .ok { state.lastSuccessAt = date }
             state.next = next
             store.sources[report.id] = state
             store.version += 1

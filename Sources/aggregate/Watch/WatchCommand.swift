@@ -128,6 +128,15 @@ extension WatchCommand {
     /// Returns whether the new manifest runs now.
     @discardableResult
     static func reload(_ manifestOptions: ManifestOptions, into watcher: Watcher, logger: Logger, quiet: Bool) -> Bool {
+        reload(manifestOptions, logger: logger, quiet: quiet) { container throws(SelectionError) in try watcher.reload(container) }
+    }
+
+    /// SIGHUP for any front end of the watch (`watch`, `serve`): `apply` takes the reloaded manifest.
+    @discardableResult
+    static func reload(
+        _ manifestOptions: ManifestOptions, logger: Logger, quiet: Bool,
+        apply: (AppDIContainer) throws(SelectionError) -> Void
+    ) -> Bool {
         let path = manifestOptions.displayPath
         let reloaded: AppDIContainer
         do throws(ManifestError) {
@@ -138,7 +147,7 @@ extension WatchCommand {
             return false
         }
         do throws(SelectionError) {
-            try watcher.reload(reloaded)
+            try apply(reloaded)
         } catch {
             Terminal.writeError("aggregate: \(path) no longer fits --sources (\(error)); the old manifest keeps running\n")
             return false

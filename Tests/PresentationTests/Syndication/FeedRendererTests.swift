@@ -2,6 +2,7 @@ import Domain
 import FeedParsing
 import Foundation
 import Presentation
+import ProviderTesting
 import Testing
 
 /// `-f atom`, `-f rss` and `-f jsonfeed`: valid for real readers (python feedparser with no bozo flag, the JSON

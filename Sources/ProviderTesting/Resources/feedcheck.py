@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a real feed reader makes of our feeds, for PresentationTests.
+"""What a real feed reader makes of our feeds, for tests.
 
   feedcheck.py xml FILE       python feedparser's view: {"bozo", "error", "version", "entries": [...]}
   feedcheck.py jsonfeed FILE SCHEMA

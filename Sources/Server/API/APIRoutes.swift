@@ -1,0 +1,122 @@
+import App
+import Domain
+import Foundation
+import Hummingbird
+import Presentation
+
+/// The JSON API, the probes and `/metrics`: each route reads the latest state and renders it with
+/// Presentation's renderers; nothing here runs a source (a refresh asks the watch).
+struct APIRoutes: Sendable {
+    let state: ServeState
+    let watcher: Watcher
+    let access: AccessControl
+    let cache: RepresentationCache
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/api/report") { request, _ in report(request) }
+        router.get("/api/items") { request, _ in items(request) }
+        router.get("/api/sources") { request, _ in sources(request) }
+        router.post("/api/sources/:id/refresh") { request, context in
+            refresh(request, id: context.parameters.get("id") ?? "")
+        }
+        router.get("/healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        router.get("/readyz") { _, _ in
+            let ready = state.snapshot.isReady
+            return Response(
+                status: ready ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "first cycle not done\n")))
+        }
+        router.get("/metrics") { _, _ in
+            state.metrics.eventClients(state.events.clientCount)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: state.metrics.exposition())))
+        }
+    }
+
+    /// `--format json` of every source that finished a cycle.
+    func report(_ request: Request) -> Response {
+        let snapshot = state.snapshot
+        return respond(request, version: snapshot.version) {
+            var text = ""
+            JSONRenderer(pretty: false).render(snapshot.report, options: RenderOptions(), to: &text)
+            return Representation(Array(text.utf8), contentType: "application/json")
+        }
+    }
+
+    func items(_ request: Request) -> Response {
+        let snapshot = state.snapshot
+        return respond(request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
+            let query = try ItemQuery(Self.parameters(request), watched: snapshot.sources.map(\.id))
+            let page = try query.page(of: snapshot.report)
+            var writer = JSONWriter(capacity: 16 * 1024)
+            writer.beginObject()
+            writer.key("items")
+            writer.beginArray()
+            for (source, item) in page.items { writer.item(item, source: source) }
+            writer.endArray()
+            writer.key("nextCursor")
+            writer.string(page.next?.text)
+            writer.endObject()
+            writer.byte(UInt8(ascii: "\n"))
+            return Representation(writer.bytes, contentType: "application/json")
+        }
+    }
+
+    func sources(_ request: Request) -> Response {
+        let snapshot = state.snapshot
+        return respond(request, version: snapshot.version) {
+            Representation(ServeJSON.sources(snapshot.sources), contentType: "application/json")
+        }
+    }
+
+    /// 202 and the id once the watch took it; refused without a token configured (the loopback server is
+    /// read-only) and from another origin (a page elsewhere cannot make the browser refresh).
+    func refresh(_ request: Request, id: String) -> Response {
+        guard access.requiresToken else {
+            return RequestProblem(.forbidden, "refreshing needs a token configured (--token-file or AGGREGATE_SERVE_TOKEN)").response
+        }
+        guard access.isAuthenticated(request) else { return AccessMiddleware<BasicRequestContext>.unauthorized }
+        if let origin = request.headers[.origin], let host = request.head.authority,
+           URL(string: origin).map({ "\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" }) != host {
+            return RequestProblem(.forbidden, "a refresh from another origin is refused").response
+        }
+        guard watcher.refresh(id) else {
+            return RequestProblem(.notFound, parameter: "id", "no source \(id) is watched").response
+        }
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("id")
+        writer.string(id)
+        writer.key("status")
+        writer.string("refreshing")
+        writer.endObject()
+        writer.byte(UInt8(ascii: "\n"))
+        return Response(
+            status: .accepted, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
+    private func respond(
+        _ request: Request, version: Int, render: () throws(RequestProblem) -> Representation
+    ) -> Response {
+        do throws(RequestProblem) {
+            return try cache.respond(to: request, version: version, render: render)
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The query's name/value pairs, percent-decoded, in order.
+    static func parameters(_ request: Request) -> [(name: String, value: String)] {
+        guard let query = request.uri.query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+            }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Domain
+import Foundation
+import Hummingbird
+import Presentation
+
+/// `GET /feed.atom` and `GET /feed.json`: the latest items through Presentation's feed renderers (the ones
+/// `-f atom` and `-f jsonfeed` use), so ids are the same stable `urn:aggregate:<source>:<item>` and a reader
+/// subscribed here sees each item once. `?source=a,b` narrows the feed; newest first.
+struct FeedRoutes: Sendable {
+    let state: ServeState
+    let cache: RepresentationCache
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/feed.atom") { request, _ in
+            feed(request, contentType: "application/atom+xml; charset=utf-8") { report, options in
+                var text = ""
+                AtomRenderer().render(report, options: options, to: &text)
+                return text
+            }
+        }
+        router.get("/feed.json") { request, _ in
+            feed(request, contentType: "application/feed+json; charset=utf-8") { report, options in
+                var text = ""
+                JSONFeedRenderer().render(report, options: options, to: &text)
+                return text
+            }
+        }
+    }
+
+    private func feed(
+        _ request: Request, contentType: String, render: @escaping (AggregateReport, RenderOptions) -> String
+    ) -> Response {
+        let snapshot = state.snapshot
+        do throws(RequestProblem) {
+            return try cache.respond(to: request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
+                let watched = snapshot.sources.map(\.id)
+                var selected: [String]?
+                for (name, value) in APIRoutes.parameters(request) {
+                    guard name == "source" else { throw RequestProblem(parameter: name, "unknown parameter (known: source)") }
+                    let ids = value.split(separator: ",").map(String.init)
+                    if let unknown = ids.first(where: { !watched.contains($0) }) ?? (ids.isEmpty ? "(empty)" : nil) {
+                        throw RequestProblem(parameter: "source", "unknown source \(unknown)")
+                    }
+                    selected = ids
+                }
+                var report = snapshot.report
+                if let selected { report.sources.removeAll { !selected.contains($0.id) } }
+                report = ShapeItemsUseCase(ItemShaping(order: .date)).execute(report)
+                let options = RenderOptions(feed: Self.metadata(request, sources: selected))
+                return Representation(Array(render(report, options).utf8), contentType: contentType)
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    /// The feed's own addresses, from the Host the client used (the dashboard is the feed's page).
+    static func metadata(_ request: Request, sources: [String]?) -> FeedMetadata {
+        guard let authority = request.head.authority, let base = URL(string: "http://\(authority)/") else {
+            return FeedMetadata()
+        }
+        return FeedMetadata(
+            title: sources.map { "aggregate: " + $0.joined(separator: ", ") },
+            link: base, selfURL: URL(string: request.uri.string, relativeTo: base)?.absoluteURL)
+    }
+}

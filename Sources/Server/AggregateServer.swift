@@ -1,0 +1,104 @@
+import App
+import Domain
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// `aggregate serve`: one watch (App's `Watcher`, the engine and schedule `aggregate watch` uses) keeps every
+/// source fresh, and a Hummingbird server answers from its latest state.
+public final class AggregateServer: Sendable {
+    public let configuration: ServeConfiguration
+    let state: ServeState
+    let watcher: Watcher
+    private let access: AccessControl
+    private let logger: Logger
+
+    private struct Lifecycle {
+        var group: ServiceGroup?
+        var isStopping = false
+    }
+
+    private let lifecycle = Mutex(Lifecycle())
+
+    /// - Throws: a `selection` that does not fit the manifest.
+    public init(
+        container: AppDIContainer, configuration: ServeConfiguration, selection: [String]? = nil,
+        logger: Logger = Logger(label: "aggregate")
+    ) throws(SelectionError) {
+        self.configuration = configuration
+        self.logger = logger
+        let events = EventLog(capacity: configuration.eventCapacity, maxClients: configuration.maxEventClients)
+        let state = ServeState(sources: [], events: events, metrics: ServeMetrics())
+        self.state = state
+        self.watcher = try Watcher(
+            container: container, options: Watcher.Options(selection: selection, items: .all, output: .collect),
+            observer: state)
+        state.reloaded(sources: watcher.sourceIDs)
+        self.access = AccessControl(token: configuration.token)
+    }
+
+    /// Starts the watch and serves until `shutdown`; `onListening` gets the bound port (the one asked for, or
+    /// the one the system chose for port 0). Returns once in-flight responses finished and streams closed.
+    public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let application = Application(
+            router: makeRouter(),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                idleTimeout: .seconds(60),
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.listen.host, port: configuration.listen.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(256)),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        let stopAtOnce = lifecycle.withLock { lifecycle -> Bool in
+            lifecycle.group = group
+            return lifecycle.isStopping
+        }
+        if stopAtOnce { return }
+        watcher.start()
+        let events = state.events
+        let keepAlive = configuration.keepAliveSeconds
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(keepAlive))
+                events.wakeAll()
+            }
+        }
+        defer { ticker.cancel() }
+        try await group.run()
+    }
+
+    /// SIGTERM: the watch stops (its runs cancelled), event streams end, and the server finishes the responses
+    /// in flight and returns from `run`.
+    public func shutdown() {
+        let group = lifecycle.withLock { lifecycle -> ServiceGroup? in
+            lifecycle.isStopping = true
+            return lifecycle.group
+        }
+        watcher.stop {}
+        state.events.close()
+        if let group { Task { await group.triggerGracefulShutdown() } }
+    }
+
+    /// SIGHUP: serve `container`'s manifest from now on.
+    public func reload(_ container: AppDIContainer) throws(SelectionError) {
+        try watcher.reload(container)
+        state.reloaded(sources: watcher.sourceIDs)
+    }
+
+    private func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: AccessMiddleware(access: access, metrics: state.metrics))
+        let cache = RepresentationCache()
+        APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)
+        EventRoutes(events: state.events).register(on: router)
+        FeedRoutes(state: state, cache: cache).register(on: router)
+        DashboardRoutes(state: state, access: access).register(on: router)
+        return router
+    }
+}

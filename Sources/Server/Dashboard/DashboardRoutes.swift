@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import Presentation
+
+/// `GET /` (Presentation's `DashboardPage`), a card alone for the script, the script and style sheet, and the
+/// login form that sets the session cookie when a token is configured.
+struct DashboardRoutes: Sendable {
+    let state: ServeState
+    let access: AccessControl
+
+    /// Only this server's own script and style; images from anywhere on the web (movie posters).
+    static let securityHeaders: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'self'; img-src 'self' https: http:; script-src 'self'; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        .init("X-Content-Type-Options")!: "nosniff",
+        .init("Referrer-Policy")!: "no-referrer",
+    ]
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in
+            html(DashboardPage(canRefresh: access.isAuthenticated(request)).page(state.snapshot.sources))
+        }
+        router.get("/cards/:id") { request, context in
+            let id = context.parameters.get("id")?.removingPercentEncoding ?? ""
+            guard let source = state.source(id) else {
+                return RequestProblem(.notFound, parameter: "id", "no source \(id) is watched").response
+            }
+            return html(DashboardPage(canRefresh: access.isAuthenticated(request)).card(source))
+        }
+        router.get("/dashboard.js") { _, _ in asset(DashboardAssets.script, "text/javascript; charset=utf-8") }
+        router.get("/dashboard.css") { _, _ in asset(DashboardAssets.style, "text/css; charset=utf-8") }
+        router.get("/favicon.ico") { _, _ in asset(Self.icon, "image/svg+xml") }
+        router.get("/login") { _, _ in loginForm(failed: false) }
+        router.post("/login") { request, _ in try await login(request) }
+    }
+
+    /// Browsers ask for it on every page: a small mark rather than a logged 404.
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1a7f37"/></svg>"##
+
+    private func html(_ text: String) -> Response {
+        var headers = Self.securityHeaders
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private func asset(_ text: String, _ type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "max-age=300"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private func loginForm(failed: Bool) -> Response {
+        guard access.requiresToken else { return Response(status: .seeOther, headers: [.location: "/"]) }
+        var response = html("""
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>aggregate: log in</title><link rel="stylesheet" href="/dashboard.css"></head>
+            <body><header><h1>aggregate</h1></header><main id="cards"><form class="card" method="post" action="/login">
+            \(failed ? "<p class=\"error\">That is not this server's token.</p>" : "")
+            <label>Token <input type="password" name="token" autocomplete="current-password" required></label>
+            <button type="submit">Log in</button></form></main></body></html>
+            """)
+        if failed { response.status = .unauthorized }
+        return response
+    }
+
+    /// The form's token, checked like a bearer one; a match sets the session cookie (a digest, never the token).
+    private func login(_ request: Request) async throws -> Response {
+        guard access.requiresToken, let session = access.sessionValue else { return Response(status: .seeOther, headers: [.location: "/"]) }
+        let body = try await request.body.collect(upTo: 4096)
+        let form = String(buffer: body)
+        let token = form.split(separator: "&").compactMap { pair -> String? in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "token" else { return nil }
+            return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }.first ?? ""
+        guard access.accepts(token: token) else { return loginForm(failed: true) }
+        return Response(status: .seeOther, headers: [
+            .location: "/",
+            .setCookie: "\(AccessControl.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict",
+        ])
+    }
+}

@@ -1,0 +1,66 @@
+import CoreMetrics
+import Domain
+import Foundation
+import Metrics
+import Prometheus
+
+/// `/metrics`: what the watch did, per source, recorded through swift-metrics into this server's own
+/// Prometheus registry (not the process-wide `MetricsSystem`, so several servers in one process, as in the
+/// tests, keep apart), and written in the Prometheus text format by swift-prometheus.
+///
+/// A source's "requests" are its refresh cycles: one cycle is one load through the run engine (it may make
+/// several HTTP requests, which the engine does not count one by one).
+public final class ServeMetrics: Sendable {
+    private let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let process: ProcessMetrics
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30), .seconds(60),
+        ]
+        self.factory = factory
+        process = ProcessMetrics(factory: factory)
+    }
+
+    /// A source's cycle ended: `newItems` of its items were never seen before by this server.
+    public func record(_ report: SourceReport, newItems: Int, at date: Date) {
+        let source = [("source", report.id)]
+        Counter(label: "aggregate_source_refreshes_total", dimensions: source + [("outcome", report.status.rawValue)],
+                factory: factory).increment()
+        Counter(label: "aggregate_source_cache_total", dimensions: source + [("cache", report.cache.rawValue)],
+                factory: factory).increment()
+        if let error = report.error {
+            Counter(label: "aggregate_source_errors_total", dimensions: source + [("error_kind", error.kind.rawValue)],
+                    factory: factory).increment()
+        }
+        CoreMetrics.Timer(label: "aggregate_source_load_duration_seconds", dimensions: source, factory: factory)
+            .recordSeconds(max(0, report.duration))
+        Gauge(label: "aggregate_source_items", dimensions: source, factory: factory).record(report.itemCount)
+        Counter(label: "aggregate_source_new_items_total", dimensions: source, factory: factory).increment(by: newItems)
+        if report.status == .ok {
+            Gauge(label: "aggregate_source_last_success_timestamp_seconds", dimensions: source, factory: factory)
+                .record(date.timeIntervalSince1970)
+        }
+    }
+
+    /// Server-sent event clients connected now.
+    public func eventClients(_ count: Int) {
+        Gauge(label: "aggregate_sse_clients", factory: factory).record(count)
+    }
+
+    /// One request the server answered.
+    public func served(route: String, status: Int) {
+        Counter(label: "aggregate_http_responses_total", dimensions: [("route", route), ("status", String(status))],
+                factory: factory).increment()
+    }
+
+    /// The text format, with the process metrics read now.
+    public func exposition() -> [UInt8] {
+        process.update()
+        return registry.emitToBuffer()
+    }
+}

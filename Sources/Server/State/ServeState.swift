@@ -1,0 +1,74 @@
+import App
+import Domain
+import Foundation
+import Presentation
+import Synchronization
+
+/// The latest state of every source, as the watch reports it: the watch's own view model (what the terminal
+/// view draws) plus what only the server needs: the event log, the metrics, and which items it has seen.
+final class ServeState: WatchObserver {
+    let view: WatchViewModel
+    let events: EventLog
+    let metrics: ServeMetrics
+    /// Different for each process: a validator (ETag) from an earlier run of the server never matches.
+    let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    /// Item ids of each source's latest result (an `item` event goes out for an id not in the previous one).
+    /// Only the latest, so a server that runs for months holds no history of every id it ever saw; an item
+    /// that left a source's result and came back is announced again.
+    private let seen = Mutex<[String: Set<String>]>([:])
+
+    init(sources: [String], events: EventLog, metrics: ServeMetrics) {
+        self.view = WatchViewModel(sources: sources)
+        self.events = events
+        self.metrics = metrics
+    }
+
+    struct Snapshot: Sendable {
+        var sources: [WatchSourceState]
+        var version: Int
+        /// Every source finished a cycle (`/readyz`).
+        var isReady: Bool { sources.allSatisfy { $0.report != nil } }
+        /// The `--format json` contract of what is known: sources still loading their first cycle are left
+        /// out; `generatedAt` is when the newest of them finished (the same bytes for the same state).
+        var report: AggregateReport {
+            let finished = sources.filter { $0.report != nil }
+            return AggregateReport(
+                generatedAt: finished.compactMap(\.finishedAt).max() ?? Date(timeIntervalSince1970: 0),
+                sources: finished.compactMap(\.report))
+        }
+    }
+
+    var snapshot: Snapshot {
+        let (sources, version) = view.snapshot
+        return Snapshot(sources: sources, version: version)
+    }
+
+    func source(_ id: String) -> WatchSourceState? { view.snapshot.sources.first { $0.id == id } }
+
+    // MARK: - WatchObserver
+
+    func watchDidStart(_ ids: [String]) {
+        view.sourcesDidStart(ids)
+        for id in ids { if let state = source(id) { events.publish("source", data: ServeJSON.source(state)) } }
+    }
+
+    func watch(didFinish report: SourceReport, next: Date?) {
+        let now = Date()
+        view.source(didFinish: report, at: now, next: next)
+        let new = seen.withLock { seen -> [Item] in
+            // A failed cycle delivers nothing new and forgets nothing (a stale copy has the items of before).
+            guard report.status == .ok || report.status == .stale || !report.items.isEmpty else { return [] }
+            let previous = seen[report.id] ?? []
+            seen[report.id] = Set(report.items.map(\.id))
+            return report.items.filter { !previous.contains($0.id) }
+        }
+        metrics.record(report, newItems: new.count, at: now)
+        if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
+        for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
+    }
+
+    /// After a manifest reload (SIGHUP): these sources, in this order.
+    func reloaded(sources: [String]) {
+        view.replaceSources(sources)
+    }
+}

@@ -1,0 +1,113 @@
+import App
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Server
+import Synchronization
+
+/// `aggregate serve`: the watch's engine and schedule, its latest state over HTTP.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Keep every source fresh on its schedule and serve the latest state over HTTP.",
+        discussion: """
+            The sources run as in 'aggregate watch' (refreshSeconds, backoff, the response cache); the server \
+            answers from their latest state: a dashboard (/), the JSON report (/api/report), items with filters \
+            (/api/items), source status (/api/sources), live events (/events), Prometheus metrics (/metrics), \
+            Atom and JSON Feed (/feed.atom, /feed.json), /healthz and /readyz. See README, "Serving".
+
+            Only a loopback address (127.0.0.1, ::1, localhost) may be listened on unless a token is configured \
+            (--token-file, or AGGREGATE_SERVE_TOKEN); with a token every request needs Authorization: Bearer <token> (the \
+            dashboard has a login form), and POST /api/sources/ID/refresh works. The token is never printed.
+
+            SIGTERM or Ctrl-C: responses in flight finish, event streams close, exit 0. SIGHUP reloads the \
+            manifest.
+
+            EXAMPLES
+              aggregate serve                                   http://127.0.0.1:8080
+              aggregate serve --listen 127.0.0.1:9000 --sources news,issues
+              AGGREGATE_SERVE_TOKEN=s3cret aggregate serve --listen 0.0.0.0:8080
+            """
+    )
+
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @OptionGroup var selection: SourceSelection
+
+    @Option(name: .long, help: ArgumentHelp("Address and port to listen on (port 0: any free port).", valueName: "host:port"))
+    var listen: String = "127.0.0.1:8080"
+
+    @Option(name: .customLong("token-file"),
+            help: ArgumentHelp("A file holding the token clients must send (else $AGGREGATE_SERVE_TOKEN).", valueName: "path"))
+    var tokenFile: String?
+
+    @Flag(name: .shortAndLong, help: "Log lines on stderr at info level (one per request a source makes).")
+    var verbose = false
+
+    func validate() throws {
+        guard ListenAddress(listen) != nil else {
+            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8080 or [::1]:8080.")
+        }
+    }
+
+    func run() throws {
+        Terminal.ignoreBrokenPipes()
+        let logger = Logger(label: "aggregate") { label in
+            StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
+        }
+        let configuration = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
+        if let refusal = configuration.refusal {
+            Terminal.writeError("aggregate: \(refusal)\n")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let container = try manifestOptions.loadContainer(logger: logger)
+        let server: AggregateServer
+        do throws(SelectionError) {
+            server = try AggregateServer(container: container, configuration: configuration, selection: selection.ids, logger: logger)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let interruption = Interruption()
+        interruption.cancellation.onCancel { server.shutdown() }
+        Reload.onHangUp { [manifestOptions] in
+            WatchCommand.reload(manifestOptions, logger: logger, quiet: false) { container throws(SelectionError) in
+                try server.reload(container)
+            }
+        }
+        let failure = Mutex<String?>(nil)
+        let finished = DispatchGroup()
+        finished.enter()
+        let host = configuration.listen
+        Task {
+            do {
+                try await server.run { port in
+                    let shown = ListenAddress(host: host.host, port: port)
+                    Terminal.writeError("aggregate: serving http://\(shown)/ (\(configuration.token == nil ? "no token" : "token required"))\n")
+                }
+            } catch {
+                failure.withLock { $0 = "cannot serve on \(host): \(error)" }
+            }
+            finished.leave()
+        }
+        finished.wait()  // the main thread's one blocking join; the server runs on its own threads
+        if let message = failure.withLock({ $0 }) {
+            Terminal.writeError("aggregate: \(message)\n")
+            throw ExitCode(ExitStatus.sourcesFailed)
+        }
+    }
+
+    /// `--token-file` (its first line), else `AGGREGATE_SERVE_TOKEN`; nil when neither gives one.
+    private func token() throws -> ServeToken? {
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: (tokenFile as NSString).expandingTildeInPath, encoding: .utf8) else {
+                throw ValidationError("--token-file \(tokenFile) cannot be read.")
+            }
+            guard let token = ServeToken(text.split(separator: "\n").first.map(String.init) ?? "") else {
+                throw ValidationError("--token-file \(tokenFile) is empty.")
+            }
+            return token
+        }
+        return ProcessInfo.processInfo.environment["AGGREGATE_SERVE_TOKEN"].flatMap(ServeToken.init)
+    }
+}

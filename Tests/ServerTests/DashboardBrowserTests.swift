@@ -1,0 +1,91 @@
+import Foundation
+import ProviderTesting
+@testable import Server
+import Testing
+
+/// The dashboard in headless Chromium driven by Selenium (Fixtures/dashboard_check.py). CI (`CI=true`) installs
+/// chromium, chromium-driver and selenium and the test never skips there; elsewhere it is skipped, saying so,
+/// when they are missing.
+@Suite("serve: the dashboard in a real browser")
+struct DashboardBrowserTests {
+    static var browserAvailable: Bool {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+            .contains { FileManager.default.isExecutableFile(atPath: $0) }
+        let driver = FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+        let selenium = (try? Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", "import selenium"]))
+            .map { process in process.waitUntilExit(); return process.terminationStatus == 0 } ?? false
+        return chromium && driver && selenium
+    }
+
+    static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || browserAvailable }
+
+    @Test("every source's card with its items laid out by kind; a badge turns to error live; no console errors",
+          .enabled(if: mustRun, "needs chromium, chromium-driver and python3 selenium (CI installs them; .ci/run)"))
+    func dashboard() async throws {
+        try #require(Self.browserAvailable, "CI=true: chromium, chromium-driver and selenium must be installed (.ci/run)")
+        let fixtures = try await FixtureServer.start()
+        func fixture(_ name: String, _ ext: String) throws -> URL {
+            try #require(Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Fixtures"))
+        }
+        fixtures.route("/news.xml", try .file(fixture("rss2_spec_sample_liftoff_news", "xml"), contentType: "application/rss+xml"))
+        fixtures.route("/repos/octo-org/octo-repo/issues", try .file(fixture("octokit_issues_page1_2022-07-19.body", "json")))
+        fixtures.route("/data/2.5/weather", try .file(fixture("success_zocca_docs_example_standard_units_pyopenweathermap", "json")))
+        fixtures.route("/3/search/movie", try .file(fixture("jdrouet_search-movie", "json")))
+        // Posters: a 1×1 PNG for any image path, so the browser loads every image from loopback.
+        fixtures.fallback(FixtureResponse(status: 200, headers: [("Content-Type", "image/png")], body: Data(base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!))
+        let base = fixtures.baseURL.absoluteString
+        let token = "dashboard-token-51c0e7"
+        let harness = try await ServeHarness.start(manifest: """
+            {"version": 1, "defaults": {"refreshSeconds": 3600}, "sources": [
+              {"id": "weather", "provider": "openweather", "options": {"cities": ["Zocca"], "apiKey": "k", "baseURL": "\(base)"}},
+              {"id": "issues", "provider": "github", "options": {"repos": ["octo-org/octo-repo"], "baseURL": "\(base)"}},
+              {"id": "movies", "provider": "tmdb", "options": {"query": "RRR", "apiKey": "k", "baseURL": "\(base)", "imageBaseURL": "\(base)/images/"}},
+              {"id": "news", "provider": "feed", "options": {"urls": ["\(base)/news.xml"]}},
+              {"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}
+            ]}
+            """, files: ["data/notes.ndjson": ndjson([("n1", "<script>alert(1)</script> & co", "2026-11-01T10:00:00Z")])], token: token)
+        try await harness.ready()
+
+        let script = try fixture("dashboard_check", "py")
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, harness.base, token, harness.directory.appendingPathComponent("data/notes.ndjson").path, "notes"],
+            environment: ProcessInfo.processInfo.environment)
+        try #require(result.status == 0, "dashboard_check.py: \(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let before = try #require(json["before"] as? [[String: Any]])
+        #expect(before.map { $0["source"] as? String } == ["weather", "issues", "movies", "news", "notes"], "manifest order")
+        #expect(before.allSatisfy { $0["status"] as? String == "ok" && $0["badge"] as? String == "ok" })
+        func card(_ id: String, in cards: [[String: Any]]) -> [String: Any] { cards.first { $0["source"] as? String == id } ?? [:] }
+        func layout(_ id: String) -> [String] { card(id, in: before)["layout"] as? [String] ?? [] }
+        func items(_ id: String) -> [String] { card(id, in: before)["items"] as? [String] ?? [] }
+        func text(_ id: String) -> String { card(id, in: before)["text"] as? String ?? "" }
+        #expect(layout("weather") == ["div.cities"])
+        #expect(text("weather").contains("Zocca"))
+        #expect(layout("issues") == ["ul.issues"])
+        #expect(items("issues").count == 3)
+        #expect(text("issues").contains("#13") && text("issues").contains("Test issue 13"))
+        #expect(layout("movies") == ["div.movies"])
+        #expect(!items("movies").isEmpty)
+        #expect((card("movies", in: before)["images"] as? [String] ?? []).allSatisfy { $0.hasPrefix(base + "/images/") })
+        #expect(layout("news") == ["ul.entries"])
+        #expect(items("news").count == 4)
+        #expect(text("news").contains("Liftoff News"))
+        #expect(layout("notes") == ["table.records"])
+        #expect(text("notes").contains("<script>alert(1)</script> & co"), "item text shown as text, not markup")
+
+        let after = try #require(json["after"] as? [[String: Any]])
+        // The file is gone: the source fails, and the store serves its last good copy (stale, with its age).
+        let status = card("notes", in: after)["status"] as? String
+        #expect(status == "stale" || status == "error", "\(status ?? "nil")")
+        #expect((card("notes", in: after)["badge"] as? String)?.hasPrefix(status ?? "?") == true)
+        #expect((card("notes", in: after)["text"] as? String)?.contains("notFound") == true, "the error's kind is on the card")
+        #expect(card("weather", in: after)["status"] as? String == "ok")
+        #expect(json["samePage"] as? Bool == true, "changed live, without a reload")
+        #expect((json["consoleErrors"] as? [String]) == [], "\(json["consoleErrors"] ?? "")")
+        #expect(!result.stdout.contains(token), "no token in any page")
+        try await harness.stop()
+        await fixtures.stop()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The page as a browser without JavaScript gets it.
+@Suite("serve: the dashboard's HTML")
+struct DashboardPageTests {
+    @Test("server-rendered cards in manifest order; source text escaped; only http(s) links; CSP; no refresh button without a token")
+    func page() async throws {
+        let notes = #"{"id": "x1", "title": "<img src=x onerror=alert(1)>", "url": "javascript:alert(2)"}"# + "\n"
+            + #"{"id": "x2", "title": "Fine", "url": "https://example.org/a?b=1&c=2"}"# + "\n"
+        let harness = try await ServeHarness.start(manifest: """
+            {"version": 1, "defaults": {"refreshSeconds": 3600}, "sources": [
+              {"id": "zeta", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}},
+              {"id": "alpha", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}
+            ]}
+            """, files: ["data/notes.ndjson": notes])
+        try await harness.ready()
+        let reply = try await harness.request("/")
+        #expect(reply.status == 200)
+        #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(reply.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
+        let html = reply.text
+        let zeta = try #require(html.range(of: #"data-source="zeta""#))
+        let alpha = try #require(html.range(of: #"data-source="alpha""#))
+        #expect(zeta.lowerBound < alpha.lowerBound, "manifest order")
+        #expect(!html.contains("<img src=x"), "item text is escaped")
+        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!html.contains("javascript:"), "no javascript: link")
+        #expect(html.contains(#"href="https://example.org/a?b=1&amp;c=2""#))
+        #expect(!html.contains("data-refresh"), "no refresh button without a token")
+        #expect(html.contains(#"<script src="/dashboard.js" defer></script>"#))
+        #expect(try await harness.request("/dashboard.js").text.contains("EventSource"))
+        #expect(try await harness.request("/dashboard.css").text.contains("prefers-color-scheme"))
+        let card = try await harness.request("/cards/alpha")
+        #expect(card.text.hasPrefix(#"<section class="card" data-source="alpha""#))
+        #expect(try await harness.request("/cards/nope").status == 404)
+        try await harness.stop()
+    }
+
+    @Test("with a token the page sends a person to the login form; the right token sets a session cookie, a wrong one does not")
+    func login() async throws {
+        let token = "login-token-0c9e1b"
+        let harness = try await ServeHarness.start(manifest: """
+            {"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}]}
+            """, files: ["data/notes.ndjson": ndjson([("n1", "One", nil)])], token: token)
+        let page = try await harness.request("/")
+        #expect(page.status == 303)
+        #expect(page.header("Location") == "/login")
+        #expect(try await harness.request("/login").text.contains(#"name="token""#))
+        let form = [("Content-Type", "application/x-www-form-urlencoded")]
+        let wrong = try await harness.request("/login", method: .POST, headers: form, body: "token=nope")
+        #expect(wrong.status == 401)
+        #expect(wrong.header("Set-Cookie") == nil)
+        let right = try await harness.request("/login", method: .POST, headers: form, body: "token=\(token)")
+        #expect(right.status == 303)
+        let cookie = try #require(right.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        #expect(!cookie.contains(token), "the cookie holds a digest, not the token")
+        let session = String(cookie.split(separator: ";")[0])
+        let dashboard = try await harness.request("/", headers: [("Cookie", session)])
+        #expect(dashboard.status == 200)
+        #expect(dashboard.text.contains("data-refresh"), "an authenticated viewer gets refresh buttons")
+        #expect(!dashboard.text.contains(token))
+        try await harness.stop()
+    }
+}

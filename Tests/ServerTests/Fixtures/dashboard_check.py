@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser (headless Chromium through Selenium), for ServerTests.
+
+  dashboard_check.py BASE_URL TOKEN BREAK_FILE BREAK_SOURCE
+
+Logs in with TOKEN through the form, waits until the page listens to /events, reads every card, then removes
+BREAK_FILE and presses BREAK_SOURCE's refresh button, and waits until that card's badge says error (or stale: the store still has its last good copy) without
+reloading the page. Prints one JSON object: the cards before, the badge after, the browser's console errors.
+Needs chromium, chromium-driver and selenium (.ci/run installs them).
+"""
+import json
+import os
+import shutil
+import sys
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def cards(driver):
+    result = []
+    for card in driver.find_elements(By.CSS_SELECTOR, "section.card"):
+        result.append({
+            "source": card.get_attribute("data-source"),
+            "status": card.get_attribute("data-status"),
+            "badge": card.find_element(By.CSS_SELECTOR, ".badge").text,
+            "items": [e.get_attribute("data-item") for e in card.find_elements(By.CSS_SELECTOR, "[data-item]")],
+            "text": card.text,
+            "images": [e.get_attribute("src") for e in card.find_elements(By.TAG_NAME, "img")],
+            "chips": [e.text for e in card.find_elements(By.CSS_SELECTOR, ".chip")],
+            "layout": [e.tag_name + "." + (e.get_attribute("class") or "")
+                       for e in card.find_elements(By.CSS_SELECTOR, ".cities, .issues, .movies, .entries, .records")],
+        })
+    return result
+
+
+def main():
+    base, token, break_file, break_source = sys.argv[1:5]
+    options = webdriver.ChromeOptions()
+    options.add_argument("--headless=new")
+    options.add_argument("--no-sandbox")
+    options.add_argument("--disable-gpu")
+    options.add_argument("--disable-dev-shm-usage")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    for binary in ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"):
+        if os.path.exists(binary):
+            options.binary_location = binary
+            break
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        driver.get(base + "/")
+        form = driver.find_element(By.CSS_SELECTOR, "input[name=token]")
+        form.send_keys(token)
+        form.submit()
+        wait = WebDriverWait(driver, 60)
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true")
+        before = cards(driver)
+        os.remove(break_file)
+        marker = driver.execute_script("window.__samePage = 42; return window.__samePage;")
+        button = [b for b in driver.find_elements(By.CSS_SELECTOR, "button[data-refresh]")
+                  if b.get_attribute("data-refresh") == break_source][0]
+        button.click()
+
+        def broken(d):
+            # One script, so a card swapped in meanwhile cannot go stale under the check.
+            return d.execute_script(
+                "var id = arguments[0]; return Array.from(document.querySelectorAll('section.card')).some(function (c) {"
+                " return c.getAttribute('data-source') === id && ['error', 'stale'].indexOf(c.getAttribute('data-status')) >= 0; });",
+                break_source)
+
+        try:
+            wait.until(broken)
+        except Exception:
+            print("cards now:", json.dumps(cards(driver)), file=sys.stderr)
+            print("console:", driver.get_log("browser"), file=sys.stderr)
+            raise
+        after = None
+        for _ in range(20):
+            try:
+                after = cards(driver)
+                break
+            except StaleElementReferenceException:
+                continue
+        same_page = driver.execute_script("return window.__samePage;") == marker
+        errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        json.dump({"before": before, "after": after, "samePage": same_page, "consoleErrors": errors,
+                   "title": driver.title}, sys.stdout)
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import ProviderTesting
+import Synchronization
+import Testing
+
+/// `aggregate serve`, the built binary, as a service manager runs it.
+@Suite("aggregate serve, the binary")
+struct ServeCommandTests {
+    static var binary: URL {
+        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return testBinary.deletingLastPathComponent().appendingPathComponent("aggregate")
+    }
+
+    static func sandbox() throws -> (directory: URL, environment: [String: String]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-serve-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try Data(ndjson([("n1", "One", nil)]).utf8).write(to: directory.appendingPathComponent("data/notes.ndjson"))
+        try Data("""
+            {"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}]}
+            """.utf8).write(to: directory.appendingPathComponent("manifest.json"))
+        var environment = ProcessInfo.processInfo.environment
+        environment["AGGREGATE_HOME"] = directory.appendingPathComponent("home").path
+        environment["AGGREGATE_MANIFEST"] = directory.appendingPathComponent("manifest.json").path
+        environment["AGGREGATE_SERVE_TOKEN"] = nil
+        return (directory, environment)
+    }
+
+    @Test("listening beyond loopback without a token exits 64 and says why; a bad --listen is a usage error")
+    func refusedWithoutToken() async throws {
+        let (directory, environment) = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let refused = try await ProcessRunner.run(Self.binary, ["serve", "--listen", "0.0.0.0:0"], environment: environment)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("token"))
+        let bad = try await ProcessRunner.run(Self.binary, ["serve", "--listen", "nonsense"], environment: environment)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--listen"))
+    }
+
+    @Test("with a token it serves; SIGTERM closes an open event stream and exits 0; the token is never printed")
+    func servesAndStops() async throws {
+        let (directory, baseEnvironment) = try Self.sandbox()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secret = "cli-token-3f9a7c1e"
+        var environment = baseEnvironment
+        environment["AGGREGATE_SERVE_TOKEN"] = secret
+        let process = try LiveProcess.start(Self.binary, ["serve", "--listen", "127.0.0.1:0", "--verbose"], environment: environment)
+        #expect(await process.waitFor { _, stderr in stderr.contains("serving http://") })
+        let port = try #require(await Self.port(of: process))
+        let base = "http://127.0.0.1:\(port)"
+
+        var request = HTTPClientRequest(url: base + "/api/report")
+        #expect(try await ServeHarness.client.execute(request, timeout: .seconds(30)).status.code == 401)
+        request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+        var ready = false
+        for _ in 0..<600 where !ready {
+            let response = try await ServeHarness.client.execute(HTTPClientRequest(url: base + "/readyz"), timeout: .seconds(30))
+            ready = response.status.code == 200
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let report = try await ServeHarness.client.execute(request, timeout: .seconds(30))
+        #expect(report.status.code == 200)
+        let body = String(buffer: try await report.body.collect(upTo: 1 << 20))
+        #expect(body.contains(#""id":"n1""#))
+
+        var events = HTTPClientRequest(url: base + "/events")
+        events.headers.add(name: "Authorization", value: "Bearer \(secret)")
+        let stream = try await ServeHarness.client.execute(events, timeout: .seconds(60))
+        #expect(stream.status.code == 200)
+        process.signal(SIGTERM)
+        var streamEnded = false
+        do {
+            for try await _ in stream.body {}
+            streamEnded = true
+        } catch {
+            streamEnded = true  // closed under the client is an end too; what matters is that it ended
+        }
+        #expect(streamEnded)
+        let result = await process.finish()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
+    }
+
+    static func port(of process: LiveProcess) async -> Int? {
+        let found = Mutex<Int?>(nil)
+        _ = await process.waitFor { _, stderr in
+            guard let range = stderr.range(of: "serving http://127.0.0.1:") else { return false }
+            let digits = stderr[range.upperBound...].prefix { $0.isNumber }
+            found.withLock { $0 = Int(digits) }
+            return true
+        }
+        return found.withLock { $0 }
+    }
+}
