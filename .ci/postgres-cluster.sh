@@ -5,9 +5,6 @@
 #   postgres_cluster_restart # restarts it (same port, same data)
 #   postgres_cluster_stop    # stops the server and removes the directory (also what an EXIT trap should call)
 # POSTGRES_CLUSTER_OPTIONS adds server options (a TLS test turns ssl on with its own certificate).
-# max_files_per_process is raised because a cluster a test starts (through popen) inherits the test process's
-# open descriptors, hundreds in a full parallel run, and the server counts them against that limit: with the
-# default 1000 it refused to start ("System allows 37, we need at least 58").
 # Locally: `source .ci/postgres-cluster.sh && postgres_cluster_start`, run the tests, `postgres_cluster_stop`.
 
 postgres_cluster_bin() {
@@ -31,7 +28,7 @@ postgres_cluster_start() {
     "${as_postgres[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; return 1; }
     "${as_postgres[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" \
-        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c max_files_per_process=10000 -c fsync=off ${POSTGRES_CLUSTER_OPTIONS:-}" -w start \
+        -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c max_connections=300 -c fsync=off ${POSTGRES_CLUSTER_OPTIONS:-}" -w start \
         >"$dir/pg_ctl.log" 2>&1 || { cat "$dir/pg_ctl.log" "$dir/server.log" >&2; return 1; }
     export AGGREGATE_TEST_POSTGRES_DIR="$dir"
     export AGGREGATE_TEST_POSTGRES_BIN="$bin"
