@@ -180,7 +180,7 @@ let package = Package(
         // MARK: - Test support
         // A loopback fixture server and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
-            "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
+            "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive", "CProcessSpawn",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -91,11 +91,13 @@ public final class FixtureServer: Sendable {
     }
 
     /// A URL on 127.0.0.1 where nothing listens (connection refused).
+    ///
+    /// The port is held by a socket that is bound but never listens, for the life of the test process: a port
+    /// merely freed (a stopped server's) was soon handed to another test's server, whose 404 then stood where
+    /// the refusal should have been.
     public static func refusedURL() async throws -> URL {
-        let server = try await start()
-        let url = server.baseURL
-        await server.stop()
-        return url
+        guard let port = RefusingPort.shared.port else { throw ChannelError.unknownLocalAddress }
+        return URL(string: "http://127.0.0.1:\(port)")!
     }
 
 /// Scripts the answers for `path` (and requests whose query contains every `query` pair).

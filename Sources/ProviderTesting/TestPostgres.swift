@@ -75,7 +75,12 @@ public struct TestPostgresCluster: Sendable {
         let exports = extra.map { "export \($0.key)='\($0.value)'\n" }.joined()
         try Data((exports + "source '\(script)'\n" + command + "\n").utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let line = "bash '\(file.path)' 2>&1"
+        // popen's shell inherits every descriptor the test process has open without close-on-exec (hundreds in a
+        // parallel run); `runuser` then applies the postgres user's 1024-descriptor limit and the server, counting
+        // them, refused to start ("System allows 37, we need at least 58"). A first bash closes them all but
+        // stdin, stdout and stderr, then becomes the one that runs the script.
+        let closeInherited = #"for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; exec bash "$0""#
+        let line = "bash -c '\(closeInherited)' '\(file.path)' 2>&1"
         let (status, output) = try await blocking { () throws -> (Int32, String) in
             guard let pipe = popen(line, "r") else { throw TestPostgres.Failure(description: "popen failed") }
             var output = Data()

@@ -44,8 +44,9 @@ struct SinksEndToEndTests {
 
     @Test("a receiver that is down, then up: exit 1 (0 with --allow-sink-failures), then each item exactly once, oldest first")
     func downThenUp() async throws {
-        let down = try await FixtureServer.refusedURL()
-        let port = try #require(down.port)
+        let refusing = RefusingPort()  // refused now, and nobody else's until the receiver comes up on it
+        let port = try #require(refusing.port)
+        let down = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let sandbox = try SinkSandbox.make(
             sinks: SinkSandbox.webhook(down.absoluteString + "/hook", extra: #", "maxRetries": 1"#), news: ["a", "b"])
         let home = Aggregate.temporaryHome()
@@ -63,6 +64,7 @@ struct SinksEndToEndTests {
         #expect(status.stdout.split(separator: "\n").first { $0.hasPrefix("hook ") }?.split(separator: " ").dropFirst().first == "2",
                 "two deliveries pending: \(status.stdout)")
 
+        refusing.release()
         let server = try await FixtureServer.start(port: UInt16(port))
         server.route("/hook", FixtureResponse(status: 200, body: Data("ok".utf8)))
         let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import Synchronization
+
+/// A loopback TCP port that refuses every connection: a socket bound to it that never listens, kept open so no
+/// other socket of the machine can take the port until `release()` (a receiver that is down, then comes up on
+/// the same port).
+public final class RefusingPort: Sendable {
+    static let shared = RefusingPort()
+
+    /// Nil when no socket could be bound (the tests that need it then fail saying so).
+    public let port: UInt16?
+    private let descriptor: Int32
+    private let open = Mutex(true)
+
+    public init() {
+        #if canImport(Glibc)
+        // Close-on-exec: a copy inherited by a program started meanwhile would keep the port after `release()`.
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        self.descriptor = descriptor
+        guard descriptor >= 0 else {
+            port = nil
+            return
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        port = bound ? UInt16(bigEndian: address.sin_port) : nil
+    }
+
+    /// Frees the port (for a server to bind); the shared one is never released.
+    public func release() {
+        guard open.withLock({ let was = $0; $0 = false; return was }), descriptor >= 0 else { return }
+        close(descriptor)
+    }
+}
