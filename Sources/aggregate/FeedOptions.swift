@@ -5,7 +5,7 @@ import Presentation
 /// `--feed-title` and `--feed-link`: what an Atom, RSS or JSON Feed output says about itself.
 struct FeedOptions: ParsableArguments {
     @Option(name: .customLong("feed-title"),
-            help: ArgumentHelp("The feed's title (-f atom|rss|jsonfeed; default: aggregate: <source ids>).",
+            help: ArgumentHelp("The feed's title (-f atom|rss|jsonfeed; default: aggregate: <ids of the sources that ran>).",
                                valueName: "text"))
     var title: String?
 

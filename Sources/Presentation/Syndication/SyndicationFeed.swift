@@ -55,7 +55,8 @@ struct SyndicationFeed: Sendable {
 
     init(_ report: AggregateReport, options: RenderOptions) {
         let metadata = options.feed
-        let sourceIDs = report.sources.map(\.id)
+        // The sources that ran: one the manifest disables or that was skipped says nothing about this feed.
+        let sourceIDs = report.sources.filter { $0.status != .skipped }.map(\.id)
         let items = report.itemsInOutputOrder(limit: options.limit)
         let newest = items.compactMap(\.item.date).max()
         let updated = newest ?? report.generatedAt
