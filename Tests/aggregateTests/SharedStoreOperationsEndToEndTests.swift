@@ -28,15 +28,20 @@ struct SharedStoreOperationsEndToEndTests {
         for text in [refused.stdout, refused.stderr, optional.stdout, optional.stderr] { #expect(!text.contains("Sup3r-secret")) }
     }
 
-    @Test("PostgreSQL restarted between two runs and in the middle of a watch: each item printed once, nothing lost")
-    func restarts() async throws {
-        let cluster = try await TestPostgresCluster.start()
-        let sandbox = try Sandbox(
+    /// One files source read every second, its file holding item "a": what a watch test adds items to.
+    static func watchedNews() throws -> Sandbox {
+        try Sandbox(
             manifest: """
                 {"version": 1, "defaults": {"refreshSeconds": 1},
                  "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}
                 """,
             files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+    }
+
+    @Test("PostgreSQL restarted between two runs and in the middle of a watch: each item printed once, nothing lost")
+    func restarts() async throws {
+        let cluster = try await TestPostgresCluster.start()
+        let sandbox = try Self.watchedNews()
         var environment = ProcessInfo.processInfo.environment
         environment["AGGREGATE_STORE"] = cluster.url
         environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
@@ -167,12 +172,7 @@ struct SharedStoreWatchEndToEndTests {
     @Test("two watches sharing a store: each item that appears while they run is printed by exactly one of them")
     func watchesAnnounceOnce() async throws {
         let store = try await TestPostgres.makeDatabase()
-        let sandbox = try Sandbox(
-            manifest: """
-                {"version": 1, "defaults": {"refreshSeconds": 1},
-                 "sources": [{"id": "news", "provider": "files", "options": {"paths": ["data/news.ndjson"]}}]}
-                """,
-            files: ["data/news.ndjson": SinkSandbox.news(["a"])])
+        let sandbox = try SharedStoreOperationsEndToEndTests.watchedNews()
         // The first run claims what is there; the watches then only have news to announce.
         let seeded = try await Aggregate.run(
             ["-f", "ndjson", "--new", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": store])
