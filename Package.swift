@@ -96,10 +96,7 @@ let package = Package(
         .target(name: "CJQ", linkerSettings: [.linkedLibrary("jq")]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
-        .target(name: "FilesProvider", dependencies: [
-            "Domain", "ProviderKit",
-            .product(name: "CSV", package: "CSV.swift"),
-        ]),
+        .target(name: "FilesProvider", dependencies: ["Domain", "ProviderKit"]),
         .target(name: "ExecProvider", dependencies: [
             "Domain", "ProviderKit", "CProcessSpawn",
             .product(name: "Logging", package: "swift-log"),
@@ -195,8 +192,11 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain", "ProviderTesting"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderTesting", "ProviderKit", "Domain"],
-                    resources: [.copy("Fixtures")]),
+        // CSV.swift: the CSV reader it replaced is the CSV golden test's reference.
+        .testTarget(name: "FilesProviderTests", dependencies: [
+            "FilesProvider", "ProviderTesting", "ProviderKit", "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ExecProviderTests", dependencies: [
             "ExecProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
