@@ -1,10 +1,5 @@
 import Domain
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Splits a CSV file into rows of cells (RFC 4180), reading it in fixed chunks: memory stays at one chunk plus
 /// the longest row. Cells are byte ranges of the reader's buffer, valid until the next row is read.
@@ -26,12 +21,9 @@ final class CSVRowReader {
         var hasEscapedQuote: Bool
     }
 
-    private let input: FileInput
+    private let window: FileWindow
     private let delimiter: UInt8
-    private var buffer: UnsafeMutableRawBufferPointer
     private var start = 0
-    private var end = 0
-    private var reachedEnd = false
     private var isFirstChunk = true
     /// The cells of the row last read.
     private(set) var cells: [Cell] = []
@@ -39,18 +31,12 @@ final class CSVRowReader {
     private(set) var rowLine = 0
     private var nextLine = 1
     /// The largest the buffer has been, so tests can check that reading stays bounded.
-    private(set) var peakBufferSize: Int
+    var peakBufferSize: Int { window.peakBufferSize }
     private var scratch: [UInt8] = []
 
     init(input: FileInput, delimiter: UInt8, chunkSize: Int = 256 << 10) {
-        self.input = input
+        self.window = FileWindow(input: input, chunkSize: chunkSize)
         self.delimiter = delimiter
-        self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        self.peakBufferSize = chunkSize
-    }
-
-    deinit {
-        buffer.deallocate()
     }
 
     private enum Outcome {
@@ -65,8 +51,8 @@ final class CSVRowReader {
                 try fill()  // until the byte-order mark check is done
                 continue
             }
-            if start == end {
-                if reachedEnd { return false }
+            if start == window.bytes.count {
+                if window.reachedEnd { return false }
                 try fill()
                 continue
             }
@@ -84,8 +70,7 @@ final class CSVRowReader {
 
     /// The bytes of a cell, with doubled quotes undoubled.
     func bytes<T>(of cell: Cell, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let raw = UnsafeBufferPointer(start: base + cell.start, count: cell.end - cell.start)
+        let raw = UnsafeBufferPointer(rebasing: window.bytes[cell.start..<cell.end])
         guard cell.hasEscapedQuote else { return body(raw) }
         scratch.removeAll(keepingCapacity: true)
         var afterQuote = false
@@ -102,7 +87,8 @@ final class CSVRowReader {
 
     /// Parses the row at `start` into `cells`, or says the buffer ends before the row does.
     private func parseRow() throws(SourceError) -> Outcome {
-        let bytes = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: end)
+        let bytes = window.bytes
+        let end = bytes.count, reachedEnd = window.reachedEnd
         let quote = UInt8(ascii: "\""), newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var index = start
         var lineBreaks = 0
@@ -177,27 +163,13 @@ final class CSVRowReader {
         }
     }
 
-    /// Moves the unfinished row to the front, grows the buffer if that row fills it, and reads more.
+    /// Reads more after the unfinished row; skips a byte-order mark at the start of the file.
     private func fill() throws(SourceError) {
-        if start > 0 {
-            let pending = end - start
-            if pending > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + start, pending) }
-            start = 0
-            end = pending
-        }
-        if end == buffer.count {
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
-            grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
-            buffer.deallocate()
-            buffer = grown
-            peakBufferSize = max(peakBufferSize, grown.count)
-        }
-        let count = try input.readChunk(into: buffer.baseAddress! + end, count: buffer.count - end)
-        if count == 0 { reachedEnd = true }
-        end += count
-        if isFirstChunk, end >= 3 || reachedEnd {
+        try window.refill(dropping: start)
+        start = 0
+        if isFirstChunk, window.bytes.count >= 3 || window.reachedEnd {
             isFirstChunk = false
-            if end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { start = 3 }
+            start = window.byteOrderMarkLength
         }
     }
 }

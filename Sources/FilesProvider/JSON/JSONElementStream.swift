@@ -18,33 +18,24 @@ final class JSONElementStream {
         var column: Int
     }
 
-    private let input: FileInput
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var end = 0
-    private var reachedEnd = false
-    /// The file offset of `buffer[0]`.
-    private var bufferOffset = 0
+    private let window: FileWindow
+    /// The file offset of the window's first byte.
+    private var windowOffset = 0
     private var position = JSONParser.Position()
     let workspace = JSONParser.Workspace()
     /// The largest the buffer has been, so tests can check that reading stays bounded.
-    private(set) var peakBufferSize: Int
+    var peakBufferSize: Int { window.peakBufferSize }
 
     init(input: FileInput, chunkSize: Int = 1 << 20) {
-        self.input = input
-        self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        self.peakBufferSize = chunkSize
+        self.window = FileWindow(input: input, chunkSize: chunkSize)
     }
 
-    deinit {
-        buffer.deallocate()
-    }
-
-    var isRegularFile: Bool { input.isRegularFile }
+    var isRegularFile: Bool { window.isRegularFile }
 
     /// Skips a UTF-8 byte-order mark and whitespace, and returns the first byte of the document (nil: empty).
     func start() throws(SourceError) -> UInt8? {
-        while end < 3, !reachedEnd { try fill() }
-        if end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { position.index = 3 }
+        while window.bytes.count < 3, !window.reachedEnd { try fill() }
+        position.index = window.byteOrderMarkLength
         return try peek()
     }
 
@@ -68,14 +59,7 @@ final class JSONElementStream {
     /// `first` tells whether an element was returned yet (no `,` before the first).
     func nextElement(first: Bool) throws(SourceError) -> (value: JSONValue, line: Int)? {
         try step { (parser: inout JSONParser) throws(JSONParser.Failure) in
-            parser.skipWhitespace()
-            if try parser.consume(UInt8(ascii: "]")) { return nil }
-            if !first {
-                guard try parser.consume(UInt8(ascii: ",")) else {
-                    throw parser.failure("expected ',' or ']' in an array, found \(parser.describeCurrent())")
-                }
-                parser.skipWhitespace()
-            }
+            if try Self.closes(&parser, with: "]", in: "an array", first: first) { return nil }
             let line = parser.position.line
             return (try parser.parseValue(), line)
         }
@@ -84,14 +68,7 @@ final class JSONElementStream {
     /// The next member's key of the object whose `{` was consumed, with its `:` consumed; nil after its `}`.
     func nextKey(first: Bool) throws(SourceError) -> String? {
         try step { (parser: inout JSONParser) throws(JSONParser.Failure) in
-            parser.skipWhitespace()
-            if try parser.consume(UInt8(ascii: "}")) { return nil }
-            if !first {
-                guard try parser.consume(UInt8(ascii: ",")) else {
-                    throw parser.failure("expected ',' or '}' in an object, found \(parser.describeCurrent())")
-                }
-                parser.skipWhitespace()
-            }
+            if try Self.closes(&parser, with: "}", in: "an object", first: first) { return nil }
             guard parser.current == UInt8(ascii: "\"") else {
                 throw parser.failure("expected a string key in an object, found \(parser.describeCurrent())")
             }
@@ -105,6 +82,22 @@ final class JSONElementStream {
         }
     }
 
+    /// Before a container's next element or member: whether its closing bracket comes (consumed), else the
+    /// `,` that must separate it from an earlier one (consumed, with the whitespace around it).
+    private static func closes(
+        _ parser: inout JSONParser, with bracket: Unicode.Scalar, in container: String, first: Bool
+    ) throws(JSONParser.Failure) -> Bool {
+        parser.skipWhitespace()
+        if try parser.consume(UInt8(ascii: bracket)) { return true }
+        if !first {
+            guard try parser.consume(UInt8(ascii: ",")) else {
+                throw parser.failure("expected ',' or '\(bracket)' in \(container), found \(parser.describeCurrent())")
+            }
+            parser.skipWhitespace()
+        }
+        return false
+    }
+
     /// One whole value.
     func value() throws(SourceError) -> JSONValue {
         try step { (parser: inout JSONParser) throws(JSONParser.Failure) in try parser.parseValue() }
@@ -112,15 +105,13 @@ final class JSONElementStream {
 
     /// Where the next byte is, for `seek(to:)`.
     var mark: Mark {
-        Mark(offset: bufferOffset + position.index, line: position.line, column: position.index - position.lineStart + 1)
+        Mark(offset: windowOffset + position.index, line: position.line, column: position.index - position.lineStart + 1)
     }
 
     /// Reads on from `mark` of the same file (regular files only), forgetting what was buffered.
     func seek(to mark: Mark) throws(SourceError) {
-        try input.seek(to: mark.offset)
-        bufferOffset = mark.offset
-        end = 0
-        reachedEnd = false
+        try window.seek(to: mark.offset)
+        windowOffset = mark.offset
         position = JSONParser.Position(index: 0, line: mark.line, lineStart: 1 - mark.column)
     }
 
@@ -135,41 +126,27 @@ final class JSONElementStream {
     /// same position while it needs more. A failure with the whole file read is the file's syntax error.
     private func step<T>(_ body: (inout JSONParser) throws(JSONParser.Failure) -> T) throws(SourceError) -> T {
         while true {
-            let bytes = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: end)
+            let bytes = window.bytes
             var parser = JSONParser(bytes, workspace: workspace, at: position)
             do throws(JSONParser.Failure) {
                 let result = try body(&parser)
-                if parser.position.index < end || reachedEnd {
+                if parser.position.index < bytes.count || window.reachedEnd {
                     position = parser.position
                     return result
                 }
             } catch {
-                if !error.truncated || reachedEnd { throw error.sourceError }
+                if !error.truncated || window.reachedEnd { throw error.sourceError }
             }
             try fill()
         }
     }
 
-    /// Moves the unread bytes to the front, doubles the buffer when they fill it, and reads more.
+    /// Reads more after the unread bytes; positions stay those of the whole file.
     private func fill() throws(SourceError) {
-        let unread = position.index
-        if unread > 0 {
-            let pending = end - unread
-            if pending > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + unread, pending) }
-            end = pending
-            bufferOffset += unread
-            position.index = 0
-            position.lineStart -= unread
-        }
-        if end == buffer.count {
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
-            grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
-            buffer.deallocate()
-            buffer = grown
-            peakBufferSize = max(peakBufferSize, grown.count)
-        }
-        let count = try input.readChunk(into: buffer.baseAddress! + end, count: buffer.count - end)
-        if count == 0 { reachedEnd = true }
-        end += count
+        let consumed = position.index
+        try window.refill(dropping: consumed)
+        windowOffset += consumed
+        position.index = 0
+        position.lineStart -= consumed
     }
 }
