@@ -147,7 +147,7 @@ let package = Package(
         // `aggregate serve`: HTTP routes (Hummingbird) thin over App's watch engine and Presentation's renderers,
         // the latest state of every source, server-sent events, Prometheus metrics and the dashboard.
         .target(name: "Server", dependencies: [
-            "App", "Presentation", "Domain",
+            "App", "Presentation", "Domain", "HTTPClient",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HTTPClient
 import Logging
 import Persistence
 import ProviderKit
@@ -15,6 +16,8 @@ public struct AppDIContainer: Sendable {
     let logger: Logger
     /// The store in the data directory, opened by the first run that needs it and shared by later ones.
     let store: StoreHandle
+    /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
+    public var requestRecorder: (any HTTPRequestRecorder)?
 
     public init(
         manifest: Manifest, registry: ProviderRegistry = .builtIn,
@@ -142,7 +145,7 @@ public struct AppDIContainer: Sendable {
                     descriptor: descriptor,
                     plan: .load(try makeItemSource(
                         source, options: resolved.value, query: accepts ? query : nil,
-                        services: (services ?? SourceServices()).forProvider(live: liveHTTP))))
+                        services: (services ?? SourceServices()).forProvider(live: liveHTTP, recorder: requestRecorder))))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
