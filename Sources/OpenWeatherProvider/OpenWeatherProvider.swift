@@ -81,7 +81,7 @@ struct CityOption: OptionValue {
             if keys == ["id"] {
                 let id = try Int(option: members["id"]!, path: "\(path).id")
                 guard id > 0 else { throw ManifestError(path: "\(path).id", "must be a positive city id") }
-                location = .id(id)
+                location = .id(String(id))
             } else if keys == ["lat", "lon"] {
                 let latitude = try Double(option: members["lat"]!, path: "\(path).lat")
                 let longitude = try Double(option: members["lon"]!, path: "\(path).lon")
