@@ -3,6 +3,7 @@ import FeedProvider
 import FilesProvider
 import Foundation
 import GitHubProvider
+import OpenMeteoProvider
 import OpenWeatherProvider
 import ProviderKit
 import TMDBProvider
@@ -23,6 +24,7 @@ public struct ProviderRegistry: Sendable {
         GitHubProvider(),
         FeedProvider(),
         TMDBProvider(),
+        OpenMeteoProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }
