@@ -115,6 +115,7 @@ let package = Package(
         ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
@@ -130,7 +131,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "OpenMeteoProvider",
+            "OpenMeteoProvider", "HackerNewsProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -236,6 +237,9 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "OpenMeteoProviderTests", dependencies: [
             "OpenMeteoProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HackerNewsProviderTests", dependencies: [
+            "HackerNewsProvider", "ProviderTesting", "ProviderKit", "Domain",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain", "ProviderTesting", "FeedParsing",

@@ -3,6 +3,7 @@ import FeedProvider
 import FilesProvider
 import Foundation
 import GitHubProvider
+import HackerNewsProvider
 import OpenMeteoProvider
 import OpenWeatherProvider
 import ProviderKit
@@ -25,6 +26,7 @@ public struct ProviderRegistry: Sendable {
         FeedProvider(),
         TMDBProvider(),
         OpenMeteoProvider(),
+        HackerNewsProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }
