@@ -116,6 +116,7 @@ let package = Package(
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
@@ -131,7 +132,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "OpenMeteoProvider", "HackerNewsProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -240,6 +241,10 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "HackerNewsProviderTests", dependencies: [
             "HackerNewsProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GitLabProviderTests", dependencies: [
+            "GitLabProvider", "ProviderTesting", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain", "ProviderTesting", "FeedParsing",

@@ -3,6 +3,7 @@ import FeedProvider
 import FilesProvider
 import Foundation
 import GitHubProvider
+import GitLabProvider
 import HackerNewsProvider
 import OpenMeteoProvider
 import OpenWeatherProvider
@@ -27,6 +28,7 @@ public struct ProviderRegistry: Sendable {
         TMDBProvider(),
         OpenMeteoProvider(),
         HackerNewsProvider(),
+        GitLabProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }
