@@ -12,8 +12,9 @@ import ProviderKit
 ///                    "units": "metric" } }
 ///
 /// The `cities` and `units` options are OpenWeather's, so a manifest moves between the two by changing the
-/// provider's name (and dropping `apiKey`). Places are fetched concurrently (the source's `concurrency`) and
-/// reported in manifest order; a place that fails is a warning naming it, the source fails only when all did.
+/// provider's name (and dropping `apiKey` and `lang`). Places are fetched concurrently (the source's
+/// `concurrency`) and reported in manifest order; a place that fails is a warning naming it, the source fails
+/// only when all did.
 ///
 /// Items: the `weather` items of OpenWeather, with the same `id` (the place as asked for), `title`, `subtitle`
 /// and `fields` keys wherever Open-Meteo reports the value: `condition` and `description` from the WMO weather
