@@ -114,6 +114,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
@@ -129,6 +132,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -230,6 +234,16 @@ let package = Package(
         ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OpenMeteoProviderTests", dependencies: [
+            "OpenMeteoProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HackerNewsProviderTests", dependencies: [
+            "HackerNewsProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GitLabProviderTests", dependencies: [
+            "GitLabProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
