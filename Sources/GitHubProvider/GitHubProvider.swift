@@ -35,7 +35,7 @@ public struct GitHubProvider: Provider {
                        help: "The repositories whose issues to list, in output order."),
             OptionSpec("state", "open|closed|all", default: IssueQuery.State.open.rawValue, help: "Which issues to list."),
             OptionSpec("labels", "array of strings", help: "Only issues carrying every one of these labels."),
-            OptionSpec("since", "ISO 8601 date or relative (\"7d\", \"24h\", \"30m\")",
+            OptionSpec("since", "ISO 8601 date or relative (\"7d\", \"24h\", \"30m\")", shape: .string,
                        help: "Only issues updated at or after this time."),
             OptionSpec("assignee", "string", help: "Only issues assigned to this login (\"none\" or \"*\" allowed)."),
             OptionSpec("creator", "string", help: "Only issues opened by this login."),
@@ -43,7 +43,7 @@ public struct GitHubProvider: Provider {
                        help: "Keep pull requests (GitHub lists them with issues); they get fields.isPullRequest."),
             OptionSpec("maxItems", "integer 1–\(Self.maxItemsLimit)", default: String(Self.defaultMaxItems),
                        identity: .tuning, help: "Issues per repository; pages are fetched until this many are kept."),
-            OptionSpec("token", "string",
+            OptionSpec("token", "string", secret: true,
                        help: "A GitHub token, normally \"${GITHUB_TOKEN:-}\" (empty: anonymous, lower rate limit). "
                            + "Sent only as an Authorization header; never printed."),
         ] + HTTPSourceOptions.specs(defaultBaseURL: Self.defaultBaseURL)
