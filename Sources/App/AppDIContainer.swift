@@ -94,7 +94,7 @@ public struct AppDIContainer: Sendable {
                 if !source.enabled { .disabled }
                 else if !missing.isEmpty { .missingVariables(missing) }
                 else { .ready }
-            return SourceListing(id: source.id, provider: source.provider, state: state)
+            return SourceListing(id: source.id, provider: source.provider, state: state, needs: missing)
         }
     }
 
@@ -127,7 +127,12 @@ public struct AppDIContainer: Sendable {
                 id: source.id, provider: source.provider, timeoutSeconds: source.timeoutSeconds,
                 concurrency: source.concurrency)
             if !source.enabled && !named {
-                return PlannedSource(descriptor: descriptor, plan: .skip(reason: "disabled in the manifest", error: nil))
+                // A first run shows what a disabled source would need (a key): the one step to turn it on.
+                let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
+                let reason = missing.isEmpty ? "disabled in the manifest"
+                    : "disabled in the manifest; needs \(missing.map { "$\($0)" }.joined(separator: ", ")) (then name it "
+                        + "with --sources \(source.id), or enable it)"
+                return PlannedSource(descriptor: descriptor, plan: .skip(reason: reason, error: nil))
             }
             let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
             if !resolved.missing.isEmpty {
@@ -214,6 +219,8 @@ public struct SourceListing: Sendable, Hashable {
     public var id: String
     public var provider: String
     public var state: State
+    /// The `${VAR}`s (without a default) its options name that are not set, whatever its state.
+    public var needs: [String] = []
 }
 
 /// A `--sources` / `--query` choice that does not fit the manifest (exit 64).
