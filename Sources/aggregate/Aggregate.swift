@@ -45,7 +45,7 @@ struct Aggregate: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
-            SchemaCommand.self, DoctorCommand.self,
+            SchemaCommand.self, DoctorCommand.self, CheckSourceCommand.self,
             CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
         ],
         defaultSubcommand: RunCommand.self
