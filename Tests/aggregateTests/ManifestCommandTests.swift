@@ -53,6 +53,7 @@ struct ManifestCommandTests {
         #expect(result.stdout.contains("files — "))
         #expect(result.stdout.contains("openweather — "))
         #expect(result.stdout.contains("paths"))
+        #expect(result.stdout.contains(#"apiKey  string  (required, secret: or {"fromFile": PATH} / {"fromCommand": [...]})"#))
     }
 
     @Test("--help teaches: examples and exit codes")
