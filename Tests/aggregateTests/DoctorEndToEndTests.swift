@@ -65,4 +65,19 @@ struct DoctorEndToEndTests {
         #expect(offline.stdout.contains("– news: DNS and TCP checks of 127.0.0.1 skipped (--offline)"))
         #expect(!offline.stdout.contains("accepts TCP connections"))
     }
+
+    @Test("a shared store that cannot be reached fails with its fix, its password never shown")
+    func unreachableSharedStore() async throws {
+        let refused = try await FixtureServer.refusedURL()
+        let sandbox = try Sandbox(manifest: #"{"version": 1, "sources": []}"#)
+        let password = "pgPASSWORDnever"
+        let result = try await Aggregate.run(
+            ["doctor", "--offline", "--manifest", sandbox.manifestPath],
+            environment: ["AGGREGATE_STORE": "postgres://agg:\(password)@127.0.0.1:\(refused.port!)/aggregate"])
+        #expect(result.status == 1)
+        let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("✗ store: PostgreSQL store ") }
+        #expect(line?.contains("cannot be used") == true, "\(result.stdout)")
+        #expect(line?.contains("fix: start the server or correct the URL") == true)
+        #expect(!result.stdout.contains(password) && !result.stderr.contains(password))
+    }
 }
