@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -54,7 +55,12 @@ public enum CredentialHelper {
         let launch = ChildProcess.Launch(
             executable: executable.path, arguments: Array(command.argv.dropFirst()), environment: childEnvironment,
             directory: command.baseDirectory.path, stdin: nil, stdout: output.write, stderr: errors.write)
-        let spawned = ChildProcess.spawn(launch) { _ in false }
+        // A helper written just before (a test, a setup script) may still be open for writing in a fork
+        // elsewhere: ETXTBSY is tried again as exec sources do. Sleeping is fine on this thread of our own.
+        let spawned = ChildProcess.spawn(launch) { delay in
+            Thread.sleep(forTimeInterval: delay)
+            return cancellation?.isCancelled != true
+        }
         close(output.write)
         close(errors.write)
         defer { close(output.read); close(errors.read) }
@@ -63,12 +69,17 @@ public enum CredentialHelper {
         case .success(let started): pid = started
         case .failure(let failure): return .failure(SourceError(.configuration, "\(name) could not start: \(failure.message)"))
         }
-        let registration = cancellation?.onCancel { ChildProcess.signal(SIGKILL, group: pid, alsoLeader: true) }
-        defer { if let registration { cancellation?.removeHandler(registration) } }
-        let (stdout, stderr, stopped) = drain(output.read, errors.read, until: Date().addingTimeInterval(timeoutSeconds)) {
-            ChildProcess.signal(SIGKILL, group: pid, alsoLeader: true)
+        // Once reaped, the pid (and group id) may be reused: a late cancellation must not signal it.
+        let reaped = Mutex(false)
+        let kill: @Sendable () -> Void = {
+            reaped.withLock { if !$0 { ChildProcess.signal(SIGKILL, group: pid, alsoLeader: true) } }
         }
+        let registration = cancellation?.onCancel(kill)
+        defer { if let registration { cancellation?.removeHandler(registration) } }
+        let (stdout, stderr, stopped) = drain(
+            output.read, errors.read, until: Date().addingTimeInterval(timeoutSeconds), stop: kill)
         let termination = ChildProcess.reap(pid)
+        reaped.withLock { $0 = true }
         let secret = String(decoding: stdout, as: UTF8.self)
         var tail = StderrTail(secrets: secret.split(whereSeparator: \.isNewline).map(String.init).filter { $0.count >= 4 })
         _ = tail.append(stderr)
