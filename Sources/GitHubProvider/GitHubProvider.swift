@@ -40,7 +40,7 @@ public struct GitHubProvider: Provider {
             OptionSpec("includePullRequests", "boolean", default: "false",
                        help: "Keep pull requests (GitHub lists them with issues); they get fields.isPullRequest."),
             IssueTrackerOptions.maxItemsSpec(per: "repository"),
-            OptionSpec("token", "string",
+            OptionSpec("token", "string", secret: true,
                        help: "A GitHub token, normally \"${GITHUB_TOKEN:-}\" (empty: anonymous, lower rate limit). "
                            + "Sent only as an Authorization header; never printed."),
         ] + HTTPSourceOptions.specs(defaultBaseURL: Self.defaultBaseURL)

@@ -37,7 +37,7 @@ public struct GitLabProvider: Provider {
             assigneeHelp: "Only issues assigned to this username.", creatorHelp: "Only issues opened by this username."
         ) + [
             IssueTrackerOptions.maxItemsSpec(per: "project"),
-            OptionSpec("token", "string",
+            OptionSpec("token", "string", secret: true,
                        help: "A GitLab access token, normally \"${GITLAB_TOKEN:-}\" (empty: anonymous, public projects only). "
                            + "Never printed."),
             OptionSpec("tokenType", "private|bearer", default: GitLabTokenType.privateToken.rawValue,

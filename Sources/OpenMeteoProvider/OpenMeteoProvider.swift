@@ -37,7 +37,8 @@ public struct OpenMeteoProvider: Provider {
     public var options: [OptionSpec] {
         [
             OptionSpec("cities", "array of place names (\"Zocca,IT\"), { \"id\": N } or { \"lat\": N, \"lon\": N }",
-                       required: true, help: "The places to report, in output order; names and ids are looked up "
+                       required: true, shape: CityOption.listShape,
+                       help: "The places to report, in output order; names and ids are looked up "
                            + "through the geocoding API (ids are GeoNames ids), coordinates are used as given."),
             OptionSpec("units", "standard|metric|imperial", default: UnitSystem.metric.rawValue,
                        help: "Kelvin and m/s, °C and m/s, or °F and mph."),

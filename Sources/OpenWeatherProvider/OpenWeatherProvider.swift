@@ -33,8 +33,9 @@ public struct OpenWeatherProvider: Provider {
     public var options: [OptionSpec] {
         [
             OptionSpec("cities", "array of city names, { \"id\": N } or { \"lat\": N, \"lon\": N }", required: true,
+                       shape: CityOption.listShape,
                        help: "The places to report, in output order."),
-            OptionSpec("apiKey", "string", required: true,
+            OptionSpec("apiKey", "string", required: true, secret: true,
                        help: "OpenWeather API key; normally \"${OPENWEATHER_API_KEY}\". Never printed."),
             OptionSpec("units", "standard|metric|imperial", default: UnitSystem.metric.rawValue,
                        help: "Kelvin and m/s, °C and m/s, or °F and mph."),

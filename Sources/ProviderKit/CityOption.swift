@@ -4,6 +4,12 @@ import Foundation
 /// A city as a weather provider's manifest may give it: a name, `{ "id": N }` (the service's numeric place id) or
 /// `{ "lat": N, "lon": N }`. Shared by the weather providers, so a manifest moves between them unchanged.
 public struct CityOption: OptionValue {
+    /// The JSON shape of a list of cities for the manifest schema: names, `{ "id": N }`s and `{ "lat": N, "lon": N }`s.
+    public static let listShape: OptionShape = .array(of: .anyOf([
+        .string, .record(["id": .integer()], required: ["id"]),
+        .record(["lat": .number, "lon": .number], required: ["lat", "lon"]),
+    ]))
+
     public var location: WeatherLocation
 
     public init(option: JSONValue, path: String) throws(ManifestError) {

@@ -13,7 +13,7 @@ public enum IssueTrackerOptions {
         [
             OptionSpec("state", "open|closed|all", default: IssueQuery.State.open.rawValue, help: "Which issues to list."),
             OptionSpec("labels", "array of strings", help: "Only issues carrying every one of these labels."),
-            OptionSpec("since", "ISO 8601 date or relative (\"7d\", \"24h\", \"30m\")",
+            OptionSpec("since", "ISO 8601 date or relative (\"7d\", \"24h\", \"30m\")", shape: .string,
                        help: "Only issues updated at or after this time."),
             OptionSpec("assignee", "string", help: assigneeHelp),
             OptionSpec("creator", "string", help: creatorHelp),

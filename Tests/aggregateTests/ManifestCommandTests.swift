@@ -58,6 +58,7 @@ struct ManifestCommandTests {
             #expect(result.stdout.contains("\(provider) — "), "\(provider) is not listed")
             #expect(result.stdout.contains("  \(option)  "), "\(provider)'s \(option) is not documented")
         }
+        #expect(result.stdout.contains(#"apiKey  string  (required, secret: or {"fromFile": PATH} / {"fromCommand": [...]})"#))
     }
 
     @Test("--help teaches: examples and exit codes")
