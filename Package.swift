@@ -111,6 +111,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
@@ -126,6 +129,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -144,7 +148,7 @@ let package = Package(
         // `aggregate serve`: HTTP routes (Hummingbird) thin over App's watch engine and Presentation's renderers,
         // the latest state of every source, server-sent events, Prometheus metrics and the dashboard.
         .target(name: "Server", dependencies: [
-            "App", "Presentation", "Domain",
+            "App", "Presentation", "Domain", "HTTPClient",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -230,6 +234,16 @@ let package = Package(
         ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OpenMeteoProviderTests", dependencies: [
+            "OpenMeteoProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HackerNewsProviderTests", dependencies: [
+            "HackerNewsProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GitLabProviderTests", dependencies: [
+            "GitLabProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [
