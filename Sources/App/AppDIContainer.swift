@@ -16,6 +16,8 @@ public struct AppDIContainer: Sendable {
     let logger: Logger
     /// The store in the data directory, opened by the first run that needs it and shared by later ones.
     let store: StoreHandle
+    /// Credential helpers' answers for this container's runs (asked once, not at every refresh of a watch).
+    let secretCache = SecretCache()
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
     public var requestRecorder: (any HTTPRequestRecorder)?
 
@@ -155,7 +157,7 @@ public struct AppDIContainer: Sendable {
                     // Read when the source loads, on a thread of its own: planning never waits for a program.
                     return PlannedSource(descriptor: descriptor, plan: .load(SecretResolvingSource(
                         references: references, options: resolved.value, baseDirectory: manifest.baseDirectory,
-                        timeoutSeconds: source.timeoutSeconds, environment: environment
+                        timeoutSeconds: source.timeoutSeconds, environment: environment, cache: secretCache
                     ) { [self] options throws(ManifestError) in
                         try makeItemSource(source, options: options, query: accepts ? query : nil, services: providerServices)
                     }))

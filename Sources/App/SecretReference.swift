@@ -2,6 +2,7 @@ import Domain
 import ExecProvider
 import Foundation
 import ProviderKit
+import Synchronization
 
 /// A credential a secret option (`OptionSpec.secret`) names instead of holding it:
 /// `{"fromFile": "~/.config/tmdb.key"}` or `{"fromCommand": ["pass", "show", "tmdb"]}`.
@@ -40,18 +41,25 @@ enum SecretReference: Sendable, Hashable {
     /// What validation puts in its place: any string passes where the secret would.
     static let placeholder = JSONValue.string("secret-reference")
 
-    /// Reads the secret. Blocks (a file read, a program's run): call on a thread of its own.
+    /// Reads the secret. Blocks (a file read, a program's run): call on a thread of its own. A file is read
+    /// every time (a rotated key is picked up at once); a helper's answer is kept in `cache`, so a watch or a
+    /// server asks it once, not at every refresh (a helper may prompt, or unlock a keyring).
     func read(
         baseDirectory: URL, timeoutSeconds: Double, cancellation: CancellationToken?, environment: [String: String],
-        completion: @escaping @Sendable (Result<String, SourceError>) -> Void
+        cache: SecretCache, completion: @escaping @Sendable (Result<String, SourceError>) -> Void
     ) {
         switch self {
         case .file(let path):
             completion(Self.readFile(Self.resolve(path, baseDirectory: baseDirectory, environment: environment)))
         case .command(let argv):
+            if let known = cache.answer(of: argv) { return completion(.success(known)) }
             CredentialHelper.run(
                 argv, directory: baseDirectory, timeoutSeconds: timeoutSeconds, cancellation: cancellation,
-                environment: environment, completion: completion)
+                environment: environment
+            ) { result in
+                if case .success(let secret) = result { cache.keep(secret, of: argv) }
+                completion(result)
+            }
         }
     }
 
@@ -88,6 +96,15 @@ enum SecretReference: Sendable, Hashable {
         guard !secret.isEmpty else { return .failure(SourceError(.configuration, "secret file \(url.path) is empty")) }
         return .success(secret)
     }
+}
+
+/// Credential helpers' answers, kept in memory for the life of one container (one run, one watch or server
+/// until its manifest is reloaded, which asks again). Never written anywhere.
+final class SecretCache: Sendable {
+    private let answers = Mutex<[[String]: String]>([:])
+
+    func answer(of argv: [String]) -> String? { answers.withLock { $0[argv] } }
+    func keep(_ secret: String, of argv: [String]) { answers.withLock { $0[argv] = secret } }
 }
 
 /// The secret options of one source that are given by reference.
@@ -131,12 +148,13 @@ struct SecretReferences: Sendable {
     /// `options` holding the secrets, or the first failure.
     func resolve(
         in options: JSONValue, baseDirectory: URL, timeoutSeconds: Double, cancellation: CancellationToken?,
-        environment: [String: String], completion: @escaping @Sendable (Result<JSONValue, SourceError>) -> Void
+        environment: [String: String], cache: SecretCache,
+        completion: @escaping @Sendable (Result<JSONValue, SourceError>) -> Void
     ) {
         let pending = references.sorted { $0.key < $1.key }
         let thread = Thread {
             Self.next(pending[...], options: options, baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds,
-                      cancellation: cancellation, environment: environment, completion: completion)
+                      cancellation: cancellation, environment: environment, cache: cache, completion: completion)
         }
         thread.name = "aggregate.secrets"
         thread.start()
@@ -144,12 +162,13 @@ struct SecretReferences: Sendable {
 
     private static func next(
         _ pending: ArraySlice<(key: String, value: SecretReference)>, options: JSONValue, baseDirectory: URL,
-        timeoutSeconds: Double, cancellation: CancellationToken?, environment: [String: String],
+        timeoutSeconds: Double, cancellation: CancellationToken?, environment: [String: String], cache: SecretCache,
         completion: @escaping @Sendable (Result<JSONValue, SourceError>) -> Void
     ) {
         guard let (name, reference) = pending.first else { return completion(.success(options)) }
         reference.read(
-            baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds, cancellation: cancellation, environment: environment
+            baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds, cancellation: cancellation, environment: environment,
+            cache: cache
         ) { result in
             switch result {
             case .failure(let error):
@@ -158,7 +177,7 @@ struct SecretReferences: Sendable {
                 var members = options.objectValue ?? [:]
                 members[name] = .string(secret)
                 next(pending.dropFirst(), options: .object(members), baseDirectory: baseDirectory,
-                     timeoutSeconds: timeoutSeconds, cancellation: cancellation, environment: environment,
+                     timeoutSeconds: timeoutSeconds, cancellation: cancellation, environment: environment, cache: cache,
                      completion: completion)
             }
         }
@@ -173,12 +192,13 @@ struct SecretResolvingSource: ItemSource {
     let baseDirectory: URL
     let timeoutSeconds: Double
     let environment: [String: String]
+    let cache: SecretCache
     let build: @Sendable (JSONValue) throws(ManifestError) -> any ItemSource
 
     func load(_ context: LoadContext, into sink: ItemSink) {
         references.resolve(
             in: options, baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds, cancellation: context.cancellation,
-            environment: environment
+            environment: environment, cache: cache
         ) { [build] result in
             switch result {
             case .failure(let error):

@@ -140,7 +140,7 @@ public struct SourceCheck: Sendable {
             let done = DispatchSemaphore(value: 0)
             references.resolve(
                 in: options, baseDirectory: container.manifest.baseDirectory, timeoutSeconds: source.timeoutSeconds,
-                cancellation: nil, environment: container.environment
+                cancellation: nil, environment: container.environment, cache: container.secretCache
             ) { outcome in
                 result.withLock { $0 = try? outcome.get() }
                 done.signal()

@@ -80,4 +80,16 @@ struct DoctorEndToEndTests {
         #expect(line?.contains("fix: start the server or correct the URL") == true)
         #expect(!result.stdout.contains(password) && !result.stderr.contains(password))
     }
+
+    @Test("a shared store that is reachable passes", .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
+    func reachableSharedStore() async throws {
+        let url = try await TestPostgres.makeDatabase()
+        let sandbox = try Sandbox(manifest: #"{"version": 1, "sources": []}"#)
+        let result = try await Aggregate.run(
+            ["doctor", "--offline", "--manifest", sandbox.manifestPath], environment: ["AGGREGATE_STORE": url])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("✓ store: PostgreSQL store ") && $0.hasSuffix("is reachable") }, "\(lines)")
+        #expect(lines.last == "all checks passed")
+    }
 }
