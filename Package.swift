@@ -140,7 +140,6 @@ let package = Package(
         // the output shapers: `--jq` (libjq) and `--template` (Mustache).
         .target(name: "Presentation", dependencies: [
             "Domain", "CJQ",
-            .product(name: "CSV", package: "CSV.swift"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
 
