@@ -9,7 +9,9 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     static let topLevelKeys = ["version", "defaults", "sources", "sinks", "store"]
-    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile"]
+    static let defaultsKeys = [
+        "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests",
+    ]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
     ]
@@ -65,6 +67,8 @@ public enum ManifestLoader {
                 defaults.refreshSeconds = seconds(object["refreshSeconds"], "defaults.refreshSeconds", problem)
                     ?? defaults.refreshSeconds
                 defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
+                defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], problem)
+                    ?? defaults.maxConcurrentRequests
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
@@ -232,6 +236,17 @@ public enum ManifestLoader {
         guard let value else { return nil }
         guard case .int(let number) = value, (1...256).contains(number) else {
             report(path, "expected an integer from 1 to 256, found \(value.compactJSON)")
+            return nil
+        }
+        return number
+    }
+
+    private static func maxConcurrentRequests(_ value: JSONValue?, _ report: (String, String) -> Void) -> Int? {
+        guard let value else { return nil }
+        let range = Manifest.Defaults.maxConcurrentRequestsRange
+        guard case .int(let number) = value, range.contains(number) else {
+            report("defaults.maxConcurrentRequests",
+                   "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.compactJSON)")
             return nil
         }
         return number
