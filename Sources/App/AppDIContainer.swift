@@ -1,5 +1,7 @@
 import Domain
 import Foundation
+import HTTPClient
+import HTTPClientLive
 import Logging
 import Persistence
 import ProviderKit
@@ -15,6 +17,8 @@ public struct AppDIContainer: Sendable {
     let logger: Logger
     /// The store in the data directory, opened by the first run that needs it and shared by later ones.
     let store: StoreHandle
+    /// `defaults.maxConcurrentRequests`: every HTTP request of the container's sources takes one of these.
+    let requestSlots: RequestSlots
 
     public init(
         manifest: Manifest, registry: ProviderRegistry = .builtIn,
@@ -26,6 +30,7 @@ public struct AppDIContainer: Sendable {
         self.environment = environment
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
+        self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
@@ -138,11 +143,12 @@ public struct AppDIContainer: Sendable {
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
                 let services = storage?.services(for: source, identity: identity(of: source, options: resolved.value))
+                let connections = SourceConnections()
+                let itemSource = try makeItemSource(
+                    source, options: resolved.value, query: accepts ? query : nil,
+                    services: (services ?? SourceServices()).forProvider(live: liveHTTP(closing: connections)))
                 return PlannedSource(
-                    descriptor: descriptor,
-                    plan: .load(try makeItemSource(
-                        source, options: resolved.value, query: accepts ? query : nil,
-                        services: (services ?? SourceServices()).forProvider(live: liveHTTP))))
+                    descriptor: descriptor, plan: .load(ConnectionClosingSource(base: itemSource, connections: connections)))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
