@@ -4,7 +4,8 @@
 #
 #   Benchmarks/run.sh                  # fan-out, warm cache, cold start, local files, then feeds
 #   RUNS=7 LINES=200000 Benchmarks/run.sh
-#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark
+#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark,
+#                                      # MANY=0 the 1,000-source one
 #
 # Builds the release binary once, the way a release ships (on Linux with the Swift runtime and Foundation
 # linked in statically: --static-swift-stdlib, see README "Installing"); installs jq, curl and, for that
@@ -33,6 +34,13 @@ fi
 binary="$(cd "$root" && "${build[@]}" --show-bin-path)/aggregate"
 
 python3 "$here/bench.py" "$binary" "$runs"
+
+if [ "${MANY:-1}" != 0 ]; then
+    echo
+    echo "1,000 sources at once (Benchmarks/many-sources/bench.py; newsboat installed when missing):"
+    command -v newsboat > /dev/null || install newsboat
+    python3 "$here/many-sources/bench.py" "$binary" "$runs"
+fi
 
 if [ "${FEEDS:-1}" != 0 ]; then
     echo
