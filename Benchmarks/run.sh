@@ -32,6 +32,10 @@ if [ "$(uname -s)" = Linux ]; then
 fi
 (cd "$root" && "${build[@]}" --product aggregate >&2)
 binary="$(cd "$root" && "${build[@]}" --show-bin-path)/aggregate"
+# libcurl is loaded by the first URLSession transfer (Sources/CCurlOnDemand), never by the dynamic loader.
+if command -v readelf > /dev/null && readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then
+    echo "warning: $binary names libcurl as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
+fi
 
 python3 "$here/bench.py" "$binary" "$runs"
 

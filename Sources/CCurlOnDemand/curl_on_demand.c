@@ -42,7 +42,6 @@ static const char *const names[function_count] = {
 
 static void *functions[function_count];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
 
 static void load(void) {
     static const char *const candidates[] = {"libcurl.so.4", "libcurl.so"};
@@ -63,15 +62,12 @@ static void load(void) {
             exit(70);
         }
     }
-    __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
 }
 
 static inline void *function(int index) {
     pthread_once(&once, load);
     return functions[index];
 }
-
-int ccurl_on_demand_is_loaded(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
 
 // Opaque handles and enums as libcurl declares them, by their ABI: pointers, int-sized enums and sockets.
 typedef int (*int_long)(long);
@@ -97,21 +93,19 @@ int curl_global_init(long flags) { return CALL(int_long, curl_global_init)(flags
 void *curl_easy_init(void) { return CALL(ptr_void, curl_easy_init)(); }
 void curl_easy_cleanup(void *easy) { CALL(void_ptr, curl_easy_cleanup)(easy); }
 
-int curl_easy_setopt(void *easy, int option, ...) {
-    va_list arguments;
-    va_start(arguments, option);
-    void *value = va_arg(arguments, void *);
-    va_end(arguments);
-    return CALL(int_ptr_int_word, curl_easy_setopt)(easy, option, value);
-}
+// setopt and getinfo take one more argument after the option: forwarded as a pointer-sized word.
+#define FORWARD_ONE_VARIADIC(name)                                      \
+    int name(void *handle, int option, ...) {                           \
+        va_list arguments;                                              \
+        va_start(arguments, option);                                    \
+        void *value = va_arg(arguments, void *);                        \
+        va_end(arguments);                                              \
+        return CALL(int_ptr_int_word, name)(handle, option, value);     \
+    }
 
-int curl_easy_getinfo(void *easy, int info, ...) {
-    va_list arguments;
-    va_start(arguments, info);
-    void *value = va_arg(arguments, void *);
-    va_end(arguments);
-    return CALL(int_ptr_int_word, curl_easy_getinfo)(easy, info, value);
-}
+FORWARD_ONE_VARIADIC(curl_easy_setopt)
+FORWARD_ONE_VARIADIC(curl_easy_getinfo)
+FORWARD_ONE_VARIADIC(curl_multi_setopt)
 
 int curl_easy_pause(void *easy, int bitmask) { return CALL(int_ptr_int, curl_easy_pause)(easy, bitmask); }
 const char *curl_easy_strerror(int code) { return CALL(str_int, curl_easy_strerror)(code); }
@@ -124,14 +118,6 @@ int curl_multi_cleanup(void *multi) { return CALL(int_ptr, curl_multi_cleanup)(m
 void *curl_multi_info_read(void *multi, int *queued) { return CALL(ptr_ptr_intptr, curl_multi_info_read)(multi, queued); }
 void *curl_multi_init(void) { return CALL(ptr_void, curl_multi_init)(); }
 int curl_multi_remove_handle(void *multi, void *easy) { return CALL(int_ptr_ptr, curl_multi_remove_handle)(multi, easy); }
-
-int curl_multi_setopt(void *multi, int option, ...) {
-    va_list arguments;
-    va_start(arguments, option);
-    void *value = va_arg(arguments, void *);
-    va_end(arguments);
-    return CALL(int_ptr_int_word, curl_multi_setopt)(multi, option, value);
-}
 
 int curl_multi_socket_action(void *multi, int socket, int events, int *running) {
     return CALL(int_ptr_int_int_intptr, curl_multi_socket_action)(multi, socket, events, running);
@@ -147,9 +133,5 @@ int curl_url_set(void *url, int part, const char *text, unsigned int flags) {
 }
 char *curl_version(void) { return CALL(str_void, curl_version)(); }
 void *curl_version_info(int age) { return CALL(ptr_int, curl_version_info)(age); }
-
-#else
-
-int ccurl_on_demand_is_loaded(void) { return 1; }
 
 #endif
