@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import HTTPClient
-import HTTPClientLive
 import Logging
 import Persistence
 import ProviderKit
@@ -143,12 +142,11 @@ public struct AppDIContainer: Sendable {
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
                 let services = storage?.services(for: source, identity: identity(of: source, options: resolved.value))
-                let connections = SourceConnections()
-                let itemSource = try makeItemSource(
-                    source, options: resolved.value, query: accepts ? query : nil,
-                    services: (services ?? SourceServices()).forProvider(live: liveHTTP(closing: connections)))
                 return PlannedSource(
-                    descriptor: descriptor, plan: .load(ConnectionClosingSource(base: itemSource, connections: connections)))
+                    descriptor: descriptor,
+                    plan: .load(try makeItemSource(
+                        source, options: resolved.value, query: accepts ? query : nil,
+                        services: (services ?? SourceServices()).forProvider(live: liveHTTP))))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }

@@ -38,34 +38,11 @@ extension AppDIContainer {
     /// The live HTTP clients of this container's runs: the proxy and CA variables of its environment, the
     /// manifest's `defaults.caFile`, and its one limit on requests in flight (`defaults.maxConcurrentRequests`),
     /// shared by every source of every run the container makes (a watch's and a server's too).
-    var liveHTTP: LiveHTTPClientFactory { liveHTTP(closing: nil) }
-
-    /// `liveHTTP`, its clients remembered in `connections` (one source's, closed when it is done).
-    func liveHTTP(closing connections: SourceConnections?) -> LiveHTTPClientFactory {
+    var liveHTTP: LiveHTTPClientFactory {
         LiveHTTPClientFactory(
-            network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots,
-            connections: connections)
+            network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)
     }
 
     /// Proxy variables of the environment that cannot be read (named, never quoted), for the run's warnings.
     var liveHTTPProblems: [String] { NetworkEnvironment(environment).problems }
-}
-
-/// A planned source whose HTTP connections close as soon as it is done, rather than when the run's plan goes:
-/// a thousand finished feeds must not hold a thousand idle sockets (see `SourceConnections`).
-struct ConnectionClosingSource: ItemSource {
-    var base: any ItemSource
-    var connections: SourceConnections
-
-    func load(_ context: LoadContext, into sink: ItemSink) {
-        let connections = connections
-        let inner = ItemSink(
-            onItems: { sink.emit($0) },
-            onFinish: { outcome, warnings in
-                connections.close()
-                for warning in warnings { sink.warn(warning) }
-                sink.close(outcome)
-            })
-        base.load(context, into: inner)
-    }
 }

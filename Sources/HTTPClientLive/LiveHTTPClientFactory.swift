@@ -13,32 +13,26 @@ public struct LiveHTTPClientFactory: HTTPClientFactory {
     private let network: NetworkEnvironment
     private let defaultCAFile: URL?
     private let requestSlots: RequestSlots?
-    private let connections: SourceConnections?
 
     /// - Parameters:
     ///   - network: the run's proxy and CA variables (the process environment's in the tool).
     ///   - defaultCAFile: the manifest's `defaults.caFile`, for sources without their own.
     ///   - requestSlots: the limit on requests in flight that every client made here shares
     ///     (`defaults.maxConcurrentRequests`); nil for none.
-    ///   - connections: remembers the clients made here, so that their connections close when the source they
-    ///     serve is done (`SourceConnections.close()`); nil keeps them open as long as the clients live.
     public init(
         network: NetworkEnvironment = NetworkEnvironment(ProcessInfo.processInfo.environment), defaultCAFile: URL? = nil,
-        requestSlots: RequestSlots? = nil, connections: SourceConnections? = nil
+        requestSlots: RequestSlots? = nil
     ) {
         self.network = network
         self.defaultCAFile = defaultCAFile
         self.requestSlots = requestSlots
-        self.connections = connections
     }
 
     public func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
         var configuration = configuration
         if configuration.caFile == nil { configuration.caFile = defaultCAFile }
         if configuration.requestSlots == nil { configuration.requestSlots = requestSlots }
-        let client = LazyLiveClient(configuration: configuration, network: network)
-        connections?.add(client)
-        return client
+        return LazyLiveClient(configuration: configuration, network: network)
     }
 }
 
@@ -60,28 +54,6 @@ public enum Transport: String, Sendable, Hashable {
     }
 }
 
-/// The live clients of one source in one run. Once the source is done nothing sends on them again (the next
-/// run makes its own), yet URLSession and AsyncHTTPClient keep idle connections open as long as a client
-/// lives: with a thousand sources that would be a thousand sockets, whatever `maxConcurrentRequests` says.
-/// `close()` lets go of the clients' transports, which closes those connections (a transfer still running
-/// finishes first).
-public final class SourceConnections: Sendable {
-    private let clients = Mutex<[LazyLiveClient]>([])
-
-    public init() {}
-
-    fileprivate func add(_ client: LazyLiveClient) {
-        clients.withLock { $0.append(client) }
-    }
-
-    /// Closes the idle connections of every client made for the source; a later request (none is expected)
-    /// would make a new transport.
-    public func close() {
-        let closing = clients.withLock { $0 }
-        for client in closing { client.release() }
-    }
-}
-
 /// The chosen live client, made when the first request comes.
 private final class LazyLiveClient: HTTPFetching {
     private let configuration: HTTPClientConfiguration
@@ -98,15 +70,6 @@ private final class LazyLiveClient: HTTPFetching {
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {
         made().fetch(request, cancellation: cancellation, completion: completion)
-    }
-
-    /// Drops the transport (its deinit closes the session or shuts the client down) outside the lock.
-    func release() {
-        let dropped = client.withLock { made -> (any HTTPFetching)? in
-            defer { made = nil }
-            return made
-        }
-        _ = dropped
     }
 
     private func made() -> any HTTPFetching {
