@@ -61,12 +61,9 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ], swiftSettings: [
-            // libcurl comes from CCurlOnDemand, loaded by the first URLSession transfer, not at every start.
-            .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux])),
         ]),
         // libcurl for URLSession, loaded on first use (dlopen) rather than by the dynamic loader before main: with it
-        // and its 33 dependencies gone from the start, a run without HTTP starts a quarter faster (BENCHMARKS.md).
+        // and its 33 dependencies gone from the start, a tiny run starts a third faster (BENCHMARKS.md).
         .target(name: "CCurlOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
         .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2"]),
@@ -297,4 +294,12 @@ for target in package.targets where target.type != .plugin && target.type != .sy
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     target.swiftSettings = settings
+}
+
+// libcurl comes from CCurlOnDemand, loaded by the first URLSession transfer, not at every start: no module that
+// (through HTTPClientLive) imports FoundationNetworking may ask the linker for it.
+for target in package.targets where ["HTTPClientLive", "App", "Server", "aggregate"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux])),
+    ]
 }

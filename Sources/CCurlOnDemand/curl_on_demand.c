@@ -2,8 +2,8 @@
 //
 // The static FoundationNetworking of a release build (--static-swift-stdlib) calls 23 libcurl functions. Linked
 // as usual, libcurl.so.4 and the 33 libraries it needs (TLS, Kerberos, LDAP, SSH, IDN, ICU…) are loaded and
-// relocated before main on every start, also by runs that never make a request: measured, that was a quarter of
-// a tiny run's cold start (BENCHMARKS.md, "Cold start, round two"). HTTPClientLive is compiled with
+// relocated before main on every start, also by runs that never make a request: measured, that was a third of
+// a tiny run's cold start (BENCHMARKS.md, "Round two (issue 20)"). HTTPClientLive is compiled with
 // `-disable-autolink-library curl`, so nothing asks the linker for libcurl; these definitions satisfy
 // FoundationNetworking's references instead and forward to the real functions, found with dlopen/dlsym once.
 //
