@@ -99,10 +99,7 @@ let package = Package(
         .target(name: "CJQ", linkerSettings: [.linkedLibrary("jq")]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
-        .target(name: "FilesProvider", dependencies: [
-            "Domain", "ProviderKit",
-            .product(name: "CSV", package: "CSV.swift"),
-        ]),
+        .target(name: "FilesProvider", dependencies: ["Domain", "ProviderKit"]),
         .target(name: "ExecProvider", dependencies: [
             "Domain", "ProviderKit", "CProcessSpawn",
             .product(name: "Logging", package: "swift-log"),
@@ -117,6 +114,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
@@ -132,6 +132,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -142,7 +143,6 @@ let package = Package(
         // the output shapers: `--jq` (libjq) and `--template` (Mustache).
         .target(name: "Presentation", dependencies: [
             "Domain", "CJQ",
-            .product(name: "CSV", package: "CSV.swift"),
             .product(name: "Mustache", package: "swift-mustache"),
         ]),
 
@@ -150,7 +150,7 @@ let package = Package(
         // `aggregate serve`: HTTP routes (Hummingbird) thin over App's watch engine and Presentation's renderers,
         // the latest state of every source, server-sent events, Prometheus metrics and the dashboard.
         .target(name: "Server", dependencies: [
-            "App", "Presentation", "Domain",
+            "App", "Presentation", "Domain", "HTTPClient",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -198,8 +198,11 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain", "ProviderTesting"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        .testTarget(name: "FilesProviderTests", dependencies: ["FilesProvider", "ProviderTesting", "ProviderKit", "Domain"],
-                    resources: [.copy("Fixtures")]),
+        // CSV.swift: the CSV reader it replaced is the CSV golden test's reference.
+        .testTarget(name: "FilesProviderTests", dependencies: [
+            "FilesProvider", "ProviderTesting", "ProviderKit", "Domain",
+            .product(name: "CSV", package: "CSV.swift"),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ExecProviderTests", dependencies: [
             "ExecProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
@@ -234,6 +237,16 @@ let package = Package(
         ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OpenMeteoProviderTests", dependencies: [
+            "OpenMeteoProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HackerNewsProviderTests", dependencies: [
+            "HackerNewsProvider", "ProviderTesting", "ProviderKit", "Domain",
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GitLabProviderTests", dependencies: [
+            "GitLabProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresentationTests", dependencies: [

@@ -212,9 +212,14 @@ def shaping():
     add(f"shaping: {lines:,}-line NDJSON", results, "aggregate -f ndjson", "cost of --jq / --dedupe", lines, "lines")
 
 
+# Issue 20's large inputs (Benchmarks/large/formats.py): not in the default set, they take ~10 minutes.
+sys.path.insert(0, os.path.join(here, "large"))
+import formats as large  # noqa: E402
+
 selected = os.environ.get("ONLY", "fanout,warm,cold,files,shape").split(",")
 for name, function in [("fanout", fan_out), ("warm", warm_cache), ("cold", cold_start), ("files", local_files),
-                       ("shape", shaping)]:
+                       ("shape", shaping), ("large-peers", lambda: large.peers(sys.modules[__name__])),
+                       ("large-formats", lambda: large.formats(sys.modules[__name__]))]:
     if name in selected:
         print(f"running {name}…", file=sys.stderr, flush=True)
         function()

@@ -6,6 +6,7 @@
 #   RUNS=7 LINES=200000 Benchmarks/run.sh
 #   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark,
 #                                      # MANY=0 the 1,000-source one
+#   ONLY=large-peers,large-formats FEEDS=0 Benchmarks/run.sh   # issue 20's large inputs (Benchmarks/large/), not by default
 #
 # Builds the release binary once, the way a release ships (on Linux with the Swift runtime and Foundation
 # linked in statically: --static-swift-stdlib, see README "Installing"); installs jq, curl and, for that
@@ -23,6 +24,7 @@ install() {
 for tool in jq curl; do
     command -v "$tool" > /dev/null || install "$tool"
 done
+command -v mlr > /dev/null || install miller  # the CSV peer of the large inputs
 
 build=(swift build -c release)
 if [ "$(uname -s)" = Linux ]; then

@@ -18,6 +18,10 @@ public struct AppDIContainer: Sendable {
     let store: StoreHandle
     /// `defaults.maxConcurrentRequests`: every HTTP request of the container's sources takes one of these.
     let requestSlots: RequestSlots
+    /// Credential helpers' answers for this container's runs (asked once, not at every refresh of a watch).
+    let secretCache = SecretCache()
+    /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
+    public var requestRecorder: (any HTTPRequestRecorder)?
 
     public init(
         manifest: Manifest, registry: ProviderRegistry = .builtIn,
@@ -71,6 +75,8 @@ public struct AppDIContainer: Sendable {
             } catch {
                 problems.append(contentsOf: error.problems)
             }
+            let substituted = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
+            problems += secretReferences(of: source, options: substituted).problems
             let minimum = Manifest.Defaults.minimumRemoteRefreshSeconds
             if source.refreshSeconds < minimum, registry.provider(named: source.provider)?.isLocal == false {
                 problems.append(ManifestProblem(
@@ -96,7 +102,7 @@ public struct AppDIContainer: Sendable {
                 if !source.enabled { .disabled }
                 else if !missing.isEmpty { .missingVariables(missing) }
                 else { .ready }
-            return SourceListing(id: source.id, provider: source.provider, state: state)
+            return SourceListing(id: source.id, provider: source.provider, state: state, needs: missing)
         }
     }
 
@@ -129,7 +135,12 @@ public struct AppDIContainer: Sendable {
                 id: source.id, provider: source.provider, timeoutSeconds: source.timeoutSeconds,
                 concurrency: source.concurrency)
             if !source.enabled && !named {
-                return PlannedSource(descriptor: descriptor, plan: .skip(reason: "disabled in the manifest", error: nil))
+                // A first run shows what a disabled source would need (a key): the one step to turn it on.
+                let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
+                let reason = missing.isEmpty ? "disabled in the manifest"
+                    : "disabled in the manifest; needs \(missing.map { "$\($0)" }.joined(separator: ", ")) (then name it "
+                        + "with --sources \(source.id), or enable it)"
+                return PlannedSource(descriptor: descriptor, plan: .skip(reason: reason, error: nil))
             }
             let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
             if !resolved.missing.isEmpty {
@@ -142,11 +153,22 @@ public struct AppDIContainer: Sendable {
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
                 let services = storage?.services(for: source, identity: identity(of: source, options: resolved.value))
+                let providerServices = (services ?? SourceServices()).forProvider(live: liveHTTP, recorder: requestRecorder)
+                let references = secretReferences(of: source, options: resolved.value)
+                if !references.problems.isEmpty { throw ManifestError(references.problems) }
+                if !references.isEmpty {
+                    // Read when the source loads, on a thread of its own: planning never waits for a program.
+                    return PlannedSource(descriptor: descriptor, plan: .load(SecretResolvingSource(
+                        references: references, options: resolved.value, baseDirectory: manifest.baseDirectory,
+                        timeoutSeconds: source.timeoutSeconds, environment: environment, cache: secretCache
+                    ) { [self] options throws(ManifestError) in
+                        try makeItemSource(source, options: options, query: accepts ? query : nil, services: providerServices)
+                    }))
+                }
                 return PlannedSource(
                     descriptor: descriptor,
                     plan: .load(try makeItemSource(
-                        source, options: resolved.value, query: accepts ? query : nil,
-                        services: (services ?? SourceServices()).forProvider(live: liveHTTP))))
+                        source, options: resolved.value, query: accepts ? query : nil, services: providerServices)))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
@@ -163,6 +185,11 @@ public struct AppDIContainer: Sendable {
             fingerprint: SourceFingerprint.make(provider: provider, options: options, baseDirectory: manifest.baseDirectory))
     }
 
+    /// The secret options of `source` given as `{"fromFile"}` / `{"fromCommand"}` (`SecretReference`).
+    func secretReferences(of source: Manifest.Source, options: JSONValue) -> SecretReferences {
+        SecretReferences(provider: registry.provider(named: source.provider), options: options, optionsPath: source.optionsPath)
+    }
+
     /// The data directory (`$AGGREGATE_HOME`, …) of this environment, for messages.
     public var dataDirectoryURL: URL { DataDirectory.resolve(environment: environment).url }
 
@@ -177,77 +204,15 @@ public struct AppDIContainer: Sendable {
         }
         var sourceLogger = logger
         sourceLogger[metadataKey: "source"] = "\(source.id)"
-        let options = options ?? EnvironmentSubstitution.apply(to: source.options, environment: environment).value
+        let options = options ?? {
+            // Validation reads no secret file and runs no credential helper: a reference stands in as a string.
+            let substituted = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
+            return secretReferences(of: source, options: substituted).placeholders(in: substituted)
+        }()
         return try provider.makeSource(SourceConfiguration(
             id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
             timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger,
             services: services))
-    }
-}
-
-// MARK: - Recent queries
-
-extension AppDIContainer {
-    /// How many recent queries are kept and listed per source.
-    public static let recentQueriesLimit = SQLiteMoviesQueriesRepository.maxStored
-
-    /// The recent search queries of the source named `id` (or of every source whose provider accepts a
-    /// query, in manifest order), most recent first, as (source id, query) pairs. Queries are kept per
-    /// source identity; a source whose `${VAR}`s are not set here lists those of every configuration of its id.
-    public func recentQueries(source id: String?) throws(RecentQueriesError) -> [(source: String, query: String)] {
-        let ids: [String]
-        do throws(SelectionError) {
-            ids = try recentQueriesSources(named: id)
-        } catch {
-            throw .selection(error)
-        }
-        let (opened, warnings) = store.open()
-        guard let opened else { throw .storeUnavailable(store.path, warnings: warnings) }
-        var rows: [(source: String, query: String)] = []
-        for sourceID in ids {
-            guard let source = manifest.source(id: sourceID) else { continue }
-            let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
-            do throws(SourceError) {
-                let queries = resolved.missing.isEmpty
-                    ? try opened.queries(identity(of: source, options: resolved.value)).recentQueries(maxCount: Self.recentQueriesLimit)
-                    : try opened.queriesOfAnyConfiguration(sourceID, Self.recentQueriesLimit)
-                rows += queries.map { (sourceID, $0) }
-            } catch {
-                throw .store(sourceID, error)
-            }
-        }
-        return rows
-    }
-
-    /// The sources `aggregate queries` lists: the one named, or every source whose provider accepts a query,
-    /// in manifest order.
-    func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
-        let keeping = manifest.sources.filter { registry.provider(named: $0.provider)?.acceptsQuery == true }
-        guard let id else { return keeping.map(\.id) }
-        guard let source = manifest.source(id: id) else {
-            throw .unknownSources([id], known: manifest.sources.map(\.id))
-        }
-        guard keeping.contains(source) else {
-            throw .keepsNoQueries("\(source.id) (\(source.provider))", keeping: keeping.map(\.id))
-        }
-        return [id]
-    }
-}
-
-/// Why `aggregate queries` could not list.
-public enum RecentQueriesError: Error, Sendable, CustomStringConvertible {
-    /// `--source` does not fit the manifest (exit 64).
-    case selection(SelectionError)
-    /// No usable store (exit 1); `warnings` say why.
-    case storeUnavailable(String, warnings: [String])
-    case store(String, SourceError)
-
-    public var description: String {
-        switch self {
-        case .selection(let error): error.description
-        case .storeUnavailable(let path, _): "the store in \(path) cannot be opened"
-        case .store(let id, let error): "\(id): \(error.kind.rawValue): \(error.message)"
-        }
     }
 }
 
@@ -262,6 +227,8 @@ public struct SourceListing: Sendable, Hashable {
     public var id: String
     public var provider: String
     public var state: State
+    /// The `${VAR}`s (without a default) its options name that are not set, whatever its state.
+    public var needs: [String] = []
 }
 
 /// A `--sources` / `--query` choice that does not fit the manifest (exit 64).

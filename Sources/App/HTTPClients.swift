@@ -12,11 +12,16 @@ import ProviderKit
 struct SourceHTTPClients: HTTPClientFactory {
     var live: any HTTPClientFactory
     var responseCache: ResponseCachePolicy?
+    /// Told of every request's outcome (serve's metrics); nil counts nothing.
+    var recorder: (any HTTPRequestRecorder)?
 
     func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
-        let client = live.makeClient(configuration)
+        var client = live.makeClient(configuration)
+        if let recorder, let source = configuration.sourceID {
+            client = RecordingHTTPClient(upstream: client, source: source, recorder: recorder)
+        }
         guard let responseCache else { return client }
-        return CachingHTTPClient(upstream: client, policy: responseCache, logger: configuration.logger)
+        return CachingHTTPClient(upstream: client, policy: responseCache, logger: configuration.logger, recorder: recorder)
     }
 }
 
@@ -26,10 +31,11 @@ struct SourceServices: Sendable {
     /// Nil when the source's TTL is 0 or there is no store.
     var responseCache: ResponseCachePolicy?
 
-    /// The services as the source's provider sees them, its HTTP clients made by `live`.
-    func forProvider(live: any HTTPClientFactory) -> ProviderServices {
+    /// The services as the source's provider sees them, its HTTP clients made by `live` (each request's outcome
+    /// told to `recorder`).
+    func forProvider(live: any HTTPClientFactory, recorder: (any HTTPRequestRecorder)? = nil) -> ProviderServices {
         var services = ProviderServices(moviesQueries: moviesQueries)
-        services.http = SourceHTTPClients(live: live, responseCache: responseCache)
+        services.http = SourceHTTPClients(live: live, responseCache: responseCache, recorder: recorder)
         return services
     }
 }

@@ -8,7 +8,8 @@ import ProviderKit
 /// Provider options are checked later, by each provider (see `AppDIContainer.validate()`), because only the
 /// provider's target knows its option schema.
 public enum ManifestLoader {
-    static let topLevelKeys = ["version", "defaults", "sources", "sinks", "store"]
+    /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
+    static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
     static let defaultsKeys = [
         "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests",
     ]

@@ -3,6 +3,9 @@ import FeedProvider
 import FilesProvider
 import Foundation
 import GitHubProvider
+import GitLabProvider
+import HackerNewsProvider
+import OpenMeteoProvider
 import OpenWeatherProvider
 import ProviderKit
 import TMDBProvider
@@ -23,6 +26,9 @@ public struct ProviderRegistry: Sendable {
         GitHubProvider(),
         FeedProvider(),
         TMDBProvider(),
+        OpenMeteoProvider(),
+        HackerNewsProvider(),
+        GitLabProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

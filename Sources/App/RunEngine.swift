@@ -21,6 +21,9 @@ public struct RunRequest: Sendable, Hashable {
     public var shaping: ItemShaping
     /// `--store-optional`: a shared store that cannot be reached is a warning, and the run goes on without it.
     public var storeOptional: Bool
+    /// Every item is kept, and the outcome names those the item history never saw before
+    /// (`RunOutcome.newItemIDs`): how serve announces each item once. Ignored with `newOnly`.
+    public var markNew: Bool = false
 
     public init(
         selection: [String]? = nil, query: String? = nil, deadlineSeconds: Double? = nil, cacheMode: CacheMode = .normal,
@@ -60,6 +63,9 @@ public struct RunOutcome: Sendable {
     /// What each of the manifest's sinks queued and delivered after the run, in manifest order (empty without
     /// sinks, and for an interrupted run). Its failures never change the sources' results.
     public var sinks: [SinkReport] = []
+    /// With `RunRequest.markNew`: per source, the ids of its items that the item history never saw before; a
+    /// source is missing when there was no history to ask (no store, or it failed).
+    public var newItemIDs: [String: Set<String>] = [:]
 }
 
 // MARK: - The run engine
@@ -99,7 +105,8 @@ extension AppDIContainer {
         if let offer { offered = { index, batch in offer.take(index, batch) } }
         let outbox = opened?.outbox
         let items = StreamingRun(
-            sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly, offer: offered,
+            sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly,
+            markNew: request.markNew, offer: offered,
             write: { [streamFilter] index, batch, more in
                 switch output {
                 case .collect: collected.withLock { $0[index].append(contentsOf: batch) }
@@ -118,7 +125,8 @@ extension AppDIContainer {
                     }
                     report = ShapeItemsUseCase(request.shaping).execute(report)
                 }
-                let outcome = RunOutcome(report: report, notes: finished.notes, warnings: warnings)
+                let outcome = RunOutcome(
+                    report: report, notes: finished.notes, warnings: warnings, newItemIDs: finished.newItemIDs)
                 // An interrupted run offers nothing: what its sources delivered is partial, and it must end now.
                 guard let offer, cancellation?.isCancelled != true else { return completion(outcome) }
                 offer.deliver(

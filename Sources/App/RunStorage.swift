@@ -26,6 +26,9 @@ final class RunStorage: Sendable {
         var report: AggregateReport
         /// One line each, for people (stderr).
         var notes: [String]
+        /// With `markNew`: per source, the ids its item history never saw before (a source without a history
+        /// to ask is left out).
+        var newItemIDs: [String: Set<String>] = [:]
     }
 
     private let mode: CacheMode
@@ -164,6 +167,19 @@ final class RunStorage: Sendable {
                     + "\(items.count) items are held back until the store is back, so none is announced twice")
             }
             return (items, false, "the item history could not be updated: \(error.message)")
+        }
+    }
+
+    /// Records `items` in `sourceID`'s history, keeping them all, and tells which it never saw before: serve's
+    /// item events (each item announced once, even when it leaves a source and comes back, and once across
+    /// processes sharing the store).
+    /// - Returns: nil ids when there is no history to ask (no store, or it failed: then `note` says why).
+    func recordNew(_ items: [Item], sourceID: String) -> (ids: Set<String>?, note: String?) {
+        guard let history, let source = identity(of: sourceID) else { return (nil, nil) }
+        do {
+            return (try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now()).unseen, nil)
+        } catch {
+            return (nil, "the item history could not be updated: \(error.message)")
         }
     }
 

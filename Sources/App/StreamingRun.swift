@@ -26,6 +26,8 @@ final class StreamingRun: ItemStream {
         var report: SourceReport?
         /// Ids streamed without `--new` and not yet handed to the history thread.
         var unrecorded: [String] = []
+        /// With `markNew`: the ids the history never saw before; nil once it could not tell.
+        var newIDs: Set<String>? = []
     }
 
     private let descriptors: [SourceDescriptor]
@@ -33,6 +35,8 @@ final class StreamingRun: ItemStream {
     private let storage: RunStorage
     private let query: String?
     private let newOnly: Bool
+    /// Keep every item but learn which are new to the history (`RunRequest.markNew`; not with `newOnly`).
+    private let markNew: Bool
     private let sources: Mutex<[Source]>
     /// What goes to the output thread, in plan order.
     private enum Event: Sendable {
@@ -63,7 +67,7 @@ final class StreamingRun: ItemStream {
     ///   - offer: receives every source's items of this run before `--new` filters them (what the sinks are
     ///     offered): a streaming source's batches as they come, a held one's after the store's part.
     init(
-        sources: [SourceDescriptor], storage: RunStorage, query: String?, newOnly: Bool,
+        sources: [SourceDescriptor], storage: RunStorage, query: String?, newOnly: Bool, markNew: Bool = false,
         offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)? = nil,
         write: @escaping @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
@@ -72,6 +76,7 @@ final class StreamingRun: ItemStream {
         self.storage = storage
         self.query = query
         self.newOnly = newOnly
+        self.markNew = markNew && !newOnly
         self.sources = Mutex(Array(repeating: Source(), count: sources.count))
         self.output = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
         drained.enter()
@@ -116,7 +121,10 @@ final class StreamingRun: ItemStream {
         }
         guard streams else { return }
         offer?(index, items)
-        if newOnly {
+        if markNew {
+            learnNew(items, index: index)
+            output.push(.items(items), from: index)
+        } else if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
             if !shown.isEmpty { output.push(.items(shown), from: index) }
@@ -129,6 +137,18 @@ final class StreamingRun: ItemStream {
                 return sources[index].unrecorded
             }
             if let chunk { pushHistory((index, chunk)) }
+        }
+    }
+
+    /// `markNew`: records `items` in the history and keeps which were new.
+    private func learnNew(_ items: [Item], index: Int) {
+        let id = descriptors[index].id
+        let learnt = storage.recordNew(items, sourceID: id)
+        sources.withLock { sources in
+            if let ids = learnt.ids { sources[index].newIDs?.formUnion(ids) } else { sources[index].newIDs = nil }
+            if let note = learnt.note, !sources[index].notes.contains("\(id): \(note)") {
+                sources[index].notes.append("\(id): \(note)")
+            }
         }
     }
 
@@ -189,7 +209,12 @@ final class StreamingRun: ItemStream {
         var notes: [String] = []
         let served = storage.applyCache(to: report, query: query, notes: &notes)
         if !served.items.isEmpty { offer?(index, served.items) }
-        var finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
+        var finished = served
+        if markNew {
+            learnNew(served.items, index: index)
+        } else {
+            finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
+        }
         if !finished.items.isEmpty { write(index, finished.items, false) }
         (finished.items, finished.streamedItemCount) = ([], finished.items.count)
         sources.withLock { sources in
@@ -207,7 +232,11 @@ final class StreamingRun: ItemStream {
             completion(sources.withLock { sources in
                 var finished = report
                 finished.sources = report.sources.indices.map { sources[$0].report ?? report.sources[$0] }
-                return RunStorage.Outcome(report: finished, notes: sources.flatMap(\.notes))
+                var newItemIDs: [String: Set<String>] = [:]
+                if markNew {
+                    for (index, source) in sources.enumerated() { newItemIDs[descriptors[index].id] = source.newIDs }
+                }
+                return RunStorage.Outcome(report: finished, notes: sources.flatMap(\.notes), newItemIDs: newItemIDs)
             })
         }
     }

@@ -67,72 +67,42 @@ extension GitHubIssueRepository: IssueRepository {
         in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
     ) {
-        let request = firstPageRequest(for: repository, matching: query)
-        fetchPage(Page(number: 1, request: request, kept: [], visited: [request.url]),
-                  of: repository, matching: query, cancellation: cancellation, completion: completion)
-    }
-
-    /// Where pagination stands: the page to fetch and what earlier pages kept.
-    private struct Page: Sendable {
-        var number: Int
-        var request: HTTPRequest
-        var kept: [TrackerIssue]
-        var visited: Set<URL>
-    }
-
-    private func fetchPage(
-        _ page: Page, of repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
-    ) {
-        client.fetch(page.request, cancellation: cancellation) { result in
-            let response = try? result.get()
-            let step = result.flatMap { response in nextStep(after: response, page: page, of: repository, matching: query) }
-                .mapError { error in page.number == 1 ? error : error.prefixed("page \(page.number)") }
-            switch step {
-            case .success(.next(let nextPage)):
-                fetchPage(nextPage, of: repository, matching: query, cancellation: cancellation, completion: completion)
-            case .success(.done(let issues)):
-                logQuota(response, repository: repository)
-                completion(.success(issues))
-            case .failure(let error):
-                logQuota(response, repository: repository)
-                completion(.failure(error))
-            }
+        PageWalk.run(
+            firstPageRequest(for: repository, matching: query), kept: [TrackerIssue](), client: client,
+            cancellation: cancellation, request: { request($0) },
+            step: { response, kept in nextStep(after: response, kept: kept, of: repository, matching: query) }
+        ) { result, last in
+            logQuota(last, repository: repository)
+            completion(result)
         }
     }
 
-    private enum Step {
-        case next(Page)
-        case done([TrackerIssue])
-    }
-
     private func nextStep(
-        after response: HTTPResponse, page: Page, of repository: RepositoryRef, matching query: IssueQuery
-    ) -> Result<Step, SourceError> {
-        if let error = statusError(response, request: page.request) { return .failure(error) }
+        after response: HTTPResponse, kept: [TrackerIssue], of repository: RepositoryRef, matching query: IssueQuery
+    ) -> Result<PageWalk.Step<[TrackerIssue]>, SourceError> {
+        if let error = statusError(response, secrets: token.map { [$0] } ?? []) { return .failure(error) }
         let decoded = response.decode([IssueResponseDTO].self, using: IssueResponseDTO.decoder)
         guard case .success(let dtos) = decoded else { return decoded.map { _ in .done([]) } }
-        var kept = page.kept
+        var kept = kept
         for dto in dtos where query.includePullRequests || !dto.isPullRequest {
             kept.append(dto.toDomain(repository: repository))
         }
         if kept.count >= query.maxItems { return .success(.done(Array(kept.prefix(query.maxItems)))) }
         let link = LinkHeader(response.headers.values(for: "Link"), relativeTo: response.url)
-        // An empty page or a link back to a page already read would never end.
-        guard let next = link.next, !dtos.isEmpty, !page.visited.contains(next) else { return .success(.done(kept)) }
-        if token != nil, !Self.sameOrigin(next, baseURL) {
+        // An empty page would never end (a link back to a page already read ends the walk).
+        guard let next = link.next, !dtos.isEmpty else { return .success(.done(kept)) }
+        if token != nil, !next.hasSameOrigin(as: baseURL) {
             return .failure(SourceError(.badResponse,
                 "the next-page link points to \(next.host ?? "another host"), not \(baseURL.host ?? "the API host"); "
                     + "not following it with the token"))
         }
-        return .success(.next(Page(
-            number: page.number + 1, request: request(next), kept: kept, visited: page.visited.union([next]))))
+        return .success(.next(next, kept))
     }
 
     /// The HTTP layer's status mapping, with what a GitHub status means for a repository spelled out.
-    private func statusError(_ response: HTTPResponse, request: HTTPRequest) -> SourceError? {
+    private func statusError(_ response: HTTPResponse, secrets: [String]) -> SourceError? {
         guard var error = response.statusError(
-            serviceMessage: GitHubErrorDTO.message(in: response.body), secrets: request.secrets) else { return nil }
+            serviceMessage: GitHubErrorDTO.message(in: response.body), secrets: secrets) else { return nil }
         switch (response.status, error.kind) {
         case (404, _):
             error.message += token == nil
@@ -148,11 +118,6 @@ extension GitHubIssueRepository: IssueRepository {
             break
         }
         return error
-    }
-
-    private static func sameOrigin(_ url: URL, _ other: URL) -> Bool {
-        url.scheme?.lowercased() == other.scheme?.lowercased() && url.host?.lowercased() == other.host?.lowercased()
-            && url.port == other.port
     }
 
     /// `--verbose`: the quota GitHub reports on the last response of a repository.

@@ -8,17 +8,9 @@ struct RepositoryOption: OptionValue {
     init(option: JSONValue, path: String) throws(ManifestError) {
         guard case .string(let text) = option else { throw Self.mismatch("an \"owner/name\" string", option, at: path) }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, parts.allSatisfy(Self.isValidSegment) else {
+        guard parts.count == 2, parts.allSatisfy(RepositoryPath.isValidSegment) else {
             throw ManifestError(path: path, "expected \"owner/name\" (like \"apple/swift\"), found '\(text)'")
         }
         ref = RepositoryRef(owner: parts[0], name: parts[1])
-    }
-
-    /// GitHub owner and repository names: letters, digits, `-`, `_`, `.`; never `.` or `..` alone.
-    private static func isValidSegment(_ segment: String) -> Bool {
-        !segment.isEmpty && segment != "." && segment != ".."
-            && segment.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
-            }
     }
 }

@@ -21,13 +21,16 @@ public struct CachingHTTPClient: HTTPFetching {
     private let upstream: any HTTPFetching
     private let policy: ResponseCachePolicy
     private let logger: Logger?
+    /// Told of each answer from the cache (requests that reach the network are recorded below the cache).
+    private let recorder: (any HTTPRequestRecorder)?
     private let now: @Sendable () -> Date
 
     public init(
         upstream: any HTTPFetching, policy: ResponseCachePolicy, logger: Logger? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        recorder: (any HTTPRequestRecorder)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.upstream = upstream
+        self.recorder = recorder
         self.policy = policy
         self.logger = logger
         self.now = now
@@ -84,11 +87,13 @@ public struct CachingHTTPClient: HTTPFetching {
             }
             policy.activity.record(stored.isFresh(at: now) ? .hit : .staleHit(age: now.timeIntervalSince(stored.storedAt)))
             log(request, "cache hit (offline)")
+            recorder?.record(source: policy.sourceID, .cacheHit)
             deliver(.success(Self.response(from: stored, for: request)), completion)
         case .normal, .refresh:
             if let stored, stored.isFresh(at: now) {
                 policy.activity.record(.hit)
                 log(request, "cache hit")
+                recorder?.record(source: policy.sourceID, .cacheHit)
                 deliver(.success(Self.response(from: stored, for: request)), completion)
                 return
             }
@@ -103,6 +108,7 @@ public struct CachingHTTPClient: HTTPFetching {
                         lease?.release()
                         policy.activity.record(.hit)
                         log(request, "cache hit (fetched by another process)")
+                        recorder?.record(source: policy.sourceID, .cacheHit)
                         deliver(.success(Self.response(from: stored, for: request)), completion)
                         return
                     }

@@ -33,8 +33,9 @@ public struct OpenWeatherProvider: Provider {
     public var options: [OptionSpec] {
         [
             OptionSpec("cities", "array of city names, { \"id\": N } or { \"lat\": N, \"lon\": N }", required: true,
+                       shape: CityOption.listShape,
                        help: "The places to report, in output order."),
-            OptionSpec("apiKey", "string", required: true,
+            OptionSpec("apiKey", "string", required: true, secret: true,
                        help: "OpenWeather API key; normally \"${OPENWEATHER_API_KEY}\". Never printed."),
             OptionSpec("units", "standard|metric|imperial", default: UnitSystem.metric.rawValue,
                        help: "Kelvin and m/s, °C and m/s, or °F and mph."),
@@ -62,44 +63,5 @@ public struct OpenWeatherProvider: Provider {
         let repository = OpenWeatherRepository(
             client: client, baseURL: http.baseURL, apiKey: apiKey, units: units, language: language)
         return FetchWeatherUseCase(repository: repository, locations: cities.map(\.location))
-    }
-}
-
-/// A city as the manifest may give it: a name, `{ "id": N }` or `{ "lat": N, "lon": N }`.
-struct CityOption: OptionValue {
-    var location: WeatherLocation
-
-    init(option: JSONValue, path: String) throws(ManifestError) {
-        switch option {
-        case .string(let name):
-            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw ManifestError(path: path, "a city name cannot be empty")
-            }
-            location = .name(name)
-        case .object(let members):
-            let keys = Set(members.keys)
-            if keys == ["id"] {
-                let id = try Int(option: members["id"]!, path: "\(path).id")
-                guard id > 0 else { throw ManifestError(path: "\(path).id", "must be a positive city id") }
-                location = .id(id)
-            } else if keys == ["lat", "lon"] {
-                let latitude = try Double(option: members["lat"]!, path: "\(path).lat")
-                let longitude = try Double(option: members["lon"]!, path: "\(path).lon")
-                var problems: [ManifestProblem] = []
-                if !(-90...90).contains(latitude) {
-                    problems.append(ManifestProblem(path: "\(path).lat", message: "must be between -90 and 90"))
-                }
-                if !(-180...180).contains(longitude) {
-                    problems.append(ManifestProblem(path: "\(path).lon", message: "must be between -180 and 180"))
-                }
-                if !problems.isEmpty { throw ManifestError(problems) }
-                location = .coordinates(latitude: latitude, longitude: longitude)
-            } else {
-                throw ManifestError(path: path, "expected { \"id\": N } or { \"lat\": N, \"lon\": N }, found keys "
-                    + (keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ")))
-            }
-        default:
-            throw Self.mismatch("a city name or an object", option, at: path)
-        }
     }
 }

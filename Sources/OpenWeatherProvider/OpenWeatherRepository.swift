@@ -22,7 +22,7 @@ public struct OpenWeatherRepository {
         var query: [URLQueryItem]
         switch location {
         case .name(let name): query = [URLQueryItem(name: "q", value: name)]
-        case .id(let id): query = [URLQueryItem(name: "id", value: String(id))]
+        case .id(let id): query = [URLQueryItem(name: "id", value: id)]
         case .coordinates(let latitude, let longitude):
             query = [URLQueryItem(name: "lat", value: String(latitude)), URLQueryItem(name: "lon", value: String(longitude))]
         }

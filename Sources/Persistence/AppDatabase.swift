@@ -132,6 +132,13 @@ public struct AppDatabase: Sendable {
         }
     }
 
+    /// The newest migration applied (`v3-sinks`) and how many this build knows, for `aggregate doctor`.
+    public func schemaVersion() -> (applied: String?, known: Int, appliedCount: Int) {
+        let applied = (try? pool.read { try Self.migrator.appliedIdentifiers($0) }) ?? []
+        let known = Self.migrator.migrations
+        return (known.last { applied.contains($0) }, known.count, applied.count)
+    }
+
     /// The schema's history. Never edit a shipped migration: add the next one.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

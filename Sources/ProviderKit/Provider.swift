@@ -51,16 +51,24 @@ public struct OptionSpec: Sendable, Hashable {
     public var defaultValue: String?
     public var help: String
     public var identity: Identity
+    /// The JSON shape when `type`'s words do not say it (see `OptionShape.inferred(from:)`).
+    public var explicitShape: OptionShape?
+    /// A credential: besides a string (`${VAR}` allowed) the manifest may give it as a reference,
+    /// `{"fromFile": PATH}` or `{"fromCommand": [PROGRAM, ARG…]}`, which the composition root reads at run
+    /// time; the provider sees the string either way and redacts it as it always does.
+    public var secret: Bool
 
     public init(
         _ name: String, _ type: String, required: Bool = false, default defaultValue: String? = nil,
-        identity: Identity = .value, help: String
+        identity: Identity = .value, shape: OptionShape? = nil, secret: Bool = false, help: String
     ) {
         self.name = name
         self.type = type
         self.required = required
         self.defaultValue = defaultValue
         self.identity = identity
+        self.explicitShape = shape
+        self.secret = secret
         self.help = help
     }
 }

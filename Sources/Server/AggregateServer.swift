@@ -34,6 +34,8 @@ public final class AggregateServer: Sendable {
         let events = EventLog(capacity: configuration.eventCapacity, maxClients: configuration.maxEventClients)
         let state = ServeState(sources: [], events: events, metrics: ServeMetrics())
         self.state = state
+        var container = container
+        container.requestRecorder = state.metrics
         self.watcher = try Watcher(
             container: container, options: Watcher.Options(selection: selection, items: .all, output: .collect),
             observer: state)
@@ -47,14 +49,17 @@ public final class AggregateServer: Sendable {
         let application = Application(
             router: makeRouter(),
             server: .http1(configuration: HTTP1Channel.Configuration(
-                idleTimeout: .seconds(60),
+                idleTimeout: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 100))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.listen.host, port: configuration.listen.port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(256)),
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
+        // A client that stopped reading cannot hold a shutdown: what is still unsent after this is cut.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(configuration.shutdownGraceSeconds)
+        let group = ServiceGroup(configuration: groupConfiguration)
         let stopAtOnce = lifecycle.withLock { lifecycle -> Bool in
             lifecycle.group = group
             return lifecycle.isStopping
@@ -87,6 +92,8 @@ public final class AggregateServer: Sendable {
 
     /// SIGHUP: serve `container`'s manifest from now on.
     public func reload(_ container: AppDIContainer) throws(SelectionError) {
+        var container = container
+        container.requestRecorder = state.metrics
         try watcher.reload(container)
         state.reloaded(sources: watcher.sourceIDs)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// How `aggregate serve` listens and who may ask it things.
 public struct ServeConfiguration: Sendable {
     public var listen: ListenAddress
-    /// The bearer token; nil: no authentication (only on a loopback address), and refreshing is refused.
+    /// The bearer token; nil: no authentication (only on a loopback address, answering loopback names only).
     public var token: ServeToken?
     /// `/events` clients connected at once (more get a 503).
     public var maxEventClients: Int
@@ -11,11 +11,22 @@ public struct ServeConfiguration: Sendable {
     public var eventCapacity: Int
     /// Seconds between keep-alive comments on an idle event stream.
     public var keepAliveSeconds: Double
+    /// A connection that sends no complete request for this long is closed: an idle keep-alive connection, and
+    /// a client that trickles (or stops sending) its request's head. A response being written is never cut.
+    public var idleTimeoutSeconds: Double
+    /// Connections open at once; more wait in the listen backlog until one closes.
+    public var maxConnections: Int
+    /// On SIGTERM, how long responses in flight may take to finish (a client that stopped reading would
+    /// otherwise hold the shutdown forever).
+    public var shutdownGraceSeconds: Double = 10
 
     public init(
         listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), token: ServeToken? = nil,
-        maxEventClients: Int = 64, eventCapacity: Int = 4096, keepAliveSeconds: Double = 15
+        maxEventClients: Int = 64, eventCapacity: Int = 4096, keepAliveSeconds: Double = 15,
+        idleTimeoutSeconds: Double = 30, maxConnections: Int = 256
     ) {
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.maxConnections = maxConnections
         self.listen = listen
         self.token = token
         self.maxEventClients = maxEventClients

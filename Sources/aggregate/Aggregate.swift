@@ -22,6 +22,7 @@ struct Aggregate: ParsableCommand {
               aggregate validate --manifest m.json   check a manifest; fetch nothing
               aggregate list                         which sources would run, and why
               aggregate providers                    providers and their options
+              aggregate schema > manifest.schema.json  the manifest's JSON Schema, for editors
               aggregate --new -f ndjson              only items not seen before (cron)
               aggregate --offline                    no network: cached data only
               aggregate cache stats                  what the response cache holds
@@ -44,6 +45,7 @@ struct Aggregate: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
+            SchemaCommand.self, DoctorCommand.self, CheckSourceCommand.self,
             CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
         ],
         defaultSubcommand: RunCommand.self

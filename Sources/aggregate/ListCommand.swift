@@ -15,6 +15,8 @@ struct ListCommand: ParsableCommand {
         let rows = container.listing().map { listing -> [String] in
             let state = switch listing.state {
             case .ready: "enabled"
+            case .disabled where !listing.needs.isEmpty:
+                "disabled; needs \(listing.needs.map { "$\($0)" }.joined(separator: ", "))"
             case .disabled: "disabled (runs only when named with --sources)"
             case .missingVariables(let names):
                 "skipped: needs \(names.map { "$\($0)" }.joined(separator: ", "))"

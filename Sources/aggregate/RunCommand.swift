@@ -152,9 +152,17 @@ struct RunCommand: ParsableCommand {
             ? ndjsonWriter(to: stdout, limit: sort == .source ? limit : nil, jq: jq, failures: jqFailures) : nil
         // NDJSON goes out while the run goes on, except in a date order (every item first).
         let streamWriter = sort == .source ? ndjsonWriter : nil
-        let output: RunOutput = streamWriter.map { writer in
-            .stream { source, items, more in writer.write(items, source: source.id, more: more) }
-        } ?? .collect
+        // The JSON document's items wait in a temporary file, not in memory (the sources' summaries go first).
+        let jsonSpool = format == .json && jq == nil && template == nil && sort == .source
+            ? SpooledJSONDocument(limit: limit) : nil
+        let output: RunOutput
+        if let streamWriter {
+            output = .stream { source, items, more in streamWriter.write(items, source: source.id, more: more) }
+        } else if let jsonSpool {
+            output = .stream { source, items, _ in jsonSpool.write(items, source: source.id) }
+        } else {
+            output = .collect
+        }
         let outcome: RunOutcome
         do throws(SelectionError) {
             outcome = try container.runAndWait(request, cancellation: interruption.cancellation, observer: viewModel, output: output)
@@ -181,6 +189,9 @@ struct RunCommand: ParsableCommand {
         } else if let ndjsonWriter {
             if streamWriter == nil { ndjsonWriter.write(report.itemsInOutputOrder(limit: limit)) }
             ndjsonWriter.flush()
+        } else if let jsonSpool {
+            let failure = jsonSpool.finish(report) { stdout.write(bytes: $0) }
+            if let failure { Terminal.writeError("aggregate: error: the JSON items were lost: \(failure)\n") }
         } else if let jq {
             let result = jq.run(report, options: options)
             stdout.write(bytes: result.text)

@@ -35,7 +35,8 @@ struct ManifestValidationTests {
         #expect(loaded.manifest.sources.map(\.cacheTTLSeconds) == [60, 0])
     }
 
-    @Test("each structural mistake is reported with its JSON path", arguments: [
+    /// Manifests with one structural mistake each and the problem reported (the schema tests use them too).
+    static let structuralCases: [(String, String)] = [
         (#"{"version": 1, "sources": [], "defaults": {"cacheTTLSeconds": -1}}"#, "defaults.cacheTTLSeconds: expected a number of seconds from 0 (no cache)"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "cacheTTL": 5}]}"#, "sources[0].cacheTTL: unknown key (did you mean 'cacheTTLSeconds'?)"),
         (#"not json"#, "not valid JSON"),
@@ -62,7 +63,9 @@ struct ManifestValidationTests {
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "enabled": "yes", "options": {"cities": []}}]}"#, "sources[0].enabled: expected true or false, found a string"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "options": []}]}"#, "sources[0].options: expected an object, found an array"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "option": {}}]}"#, "sources[0].option: unknown key (did you mean 'options'?)"),
-    ])
+    ]
+
+    @Test("each structural mistake is reported with its JSON path", arguments: structuralCases)
     func structuralProblem(json: String, expected: String) {
         let found = problems(json)
         #expect(found.contains { $0.hasPrefix(expected) }, "got \(found)")

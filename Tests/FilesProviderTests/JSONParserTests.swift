@@ -71,17 +71,4 @@ struct JSONParserTests {
         let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         #expect(throws: Never.self) { try parse(fine) }
     }
-
-    @Test("a top-level array is handed over element by element with each element's line")
-    func topLevelElements() throws {
-        let text = "[\n  {\"a\": 1},\n\n  {\"a\": 2}\n]\n"
-        var seen: [(JSONValue, Int)] = []
-        let streamed = try Data(text.utf8).withUnsafeBytes { raw in
-            var parser = JSONParser(raw.bindMemory(to: UInt8.self))
-            return try parser.forEachTopLevelElement { value, line in seen.append((value, line)) }
-        }
-        #expect(streamed)
-        #expect(seen.map(\.0) == [["a": 1], ["a": 2]])
-        #expect(seen.map(\.1) == [2, 4])
-    }
 }

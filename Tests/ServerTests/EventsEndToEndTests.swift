@@ -103,6 +103,44 @@ struct EventsEndToEndTests {
         try await harness.stop()
     }
 
+    @Test("each item is announced once: not again when it leaves and comes back, nor by a restarted server over the same store")
+    func announcedOnce() async throws {
+        // Both servers serve one directory: the same manifest, files and data directory (the source's identity).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func announced(_ harness: ServeHarness, until last: String) async throws -> [String] {
+            let client = try await EventStreamClient(harness, lastEventID: 0)
+            let events = try await client.events(until: 1) { $0.name == "item" && $0.data.contains(#""id":"\#(last)""#) }
+            return try events.filter { $0.name == "item" }.map { event in
+                let item = try #require(try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any])
+                return try #require(item["id"] as? String)
+            }
+        }
+        func cycle(_ harness: ServeHarness, _ ids: [String]) async throws {
+            try harness.write("data/notes.ndjson", ndjson(ids.map { ($0, $0.uppercased(), nil) }))
+            #expect(harness.server.watcher.refresh("notes"))
+            try await harness.poll("/api/sources") {
+                $0.text.contains(#""itemCount":\#(ids.count)"#) && $0.text.contains(#""running":false"#)
+            }
+        }
+        let first = try await ServeHarness.start(
+            manifest: Self.manifest, files: ["data/notes.ndjson": ndjson([("a", "A", nil), ("b", "B", nil)])], in: directory)
+        try await first.ready()
+        try await cycle(first, ["b"])            // a leaves…
+        try await cycle(first, ["a", "b", "c"])  // …and comes back with c
+        try await cycle(first, ["a", "b", "c", "d"])
+        #expect(try await announced(first, until: "d") == ["a", "b", "c", "d"])
+        try await first.stop()
+
+        let restarted = try await ServeHarness.start(
+            manifest: Self.manifest,
+            files: ["data/notes.ndjson": ndjson([("a", "A", nil), ("b", "B", nil), ("c", "C", nil), ("d", "D", nil), ("e", "E", nil)])],
+            in: directory)
+        try await restarted.ready()
+        #expect(try await announced(restarted, until: "e") == ["e"], "what the store's history saw is not announced again")
+        try await restarted.stop()
+    }
+
     @Test("the ring keeps at least 1,000 events for a resume; a client over the cap gets a 503; shutdown ends the streams")
     func ringAndCap() async throws {
         let rows = (1...1200).map { ("r\($0)", "Row \($0)", nil as String?) }

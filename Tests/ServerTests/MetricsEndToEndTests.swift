@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTesting
 @testable import Server
 import Testing
 
@@ -75,5 +76,52 @@ struct MetricsEndToEndTests {
         #expect(samples.value("process_cpu_seconds_total") != nil)
         #expect(reply.text.contains("# TYPE aggregate_source_refreshes_total counter"))
         try await harness.stop()
+    }
+
+    @Test("/metrics counts each HTTP request of a source: its status, a revalidation (304), a cache hit, an error kind")
+    func requests() async throws {
+        let fixtures = try await FixtureServer.start()
+        let rss = try #require(Bundle.module.url(forResource: "rss2_spec_sample_liftoff_news", withExtension: "xml", subdirectory: "Fixtures"))
+        let feed = try FixtureResponse.file(rss, contentType: "application/rss+xml")
+        fixtures.route("/fresh.xml", feed)
+        var validated = feed
+        validated.headers += [("ETag", "\"v1\""), ("Cache-Control", "no-cache")]
+        fixtures.route("/revalidated.xml", [validated, FixtureResponse(status: 304, headers: [("ETag", "\"v1\"")])])
+        fixtures.route("/gone.xml", FixtureResponse(status: 404))
+        let refused = try await FixtureServer.refusedURL()
+        let harness = try await ServeHarness.start(manifest: """
+            {"version": 1, "defaults": {"refreshSeconds": 3600, "cacheTTLSeconds": 3600}, "sources": [
+              {"id": "fresh", "provider": "feed", "options": {"urls": ["\(fixtures.baseURL.absoluteString)/fresh.xml"]}},
+              {"id": "revalidated", "provider": "feed", "options": {"urls": ["\(fixtures.baseURL.absoluteString)/revalidated.xml"]}},
+              {"id": "gone", "provider": "feed", "options": {"urls": ["\(fixtures.baseURL.absoluteString)/gone.xml"]}},
+              {"id": "refused", "provider": "feed", "options": {"urls": ["\(refused.absoluteString)/feed.xml"]}}
+            ]}
+            """)
+        try await harness.ready()
+        let first = Sample.parse(try await harness.request("/metrics").text)
+        func requests(_ samples: [Sample], _ source: String, _ outcome: String) -> Double {
+            samples.value("aggregate_source_requests_total", ["source": source, "outcome": outcome]) ?? 0
+        }
+        #expect(requests(first, "fresh", "200") == 1, "one request, then the cache")
+        #expect(requests(first, "revalidated", "200") == 1)
+        #expect(requests(first, "gone", "404") >= 1)
+        #expect(requests(first, "refused", "network") >= 1)
+        let cycles = { (samples: [Sample], source: String) in
+            samples.value("aggregate_source_refreshes_total", ["source": source, "outcome": "ok"]) ?? 0
+        }
+        #expect(harness.server.watcher.refresh("fresh"))
+        #expect(harness.server.watcher.refresh("revalidated"))
+        var samples = first
+        for _ in 0..<600 where cycles(samples, "fresh") == cycles(first, "fresh") || cycles(samples, "revalidated") == cycles(first, "revalidated") {
+            try await Task.sleep(for: .milliseconds(50))
+            samples = Sample.parse(try await harness.request("/metrics").text)
+        }
+        #expect(requests(samples, "fresh", "200") == 1, "no new request: the stored response is fresh")
+        #expect(requests(samples, "fresh", "cache_hit") == requests(first, "fresh", "cache_hit") + 1)
+        #expect(requests(samples, "revalidated", "304") == requests(first, "revalidated", "304") + 1)
+        #expect(fixtures.requests(path: "/revalidated.xml").last?.headers["if-none-match"] == "\"v1\"")
+        #expect(!samples.contains { $0.name == "aggregate_source_requests_total" && $0.labels["outcome"] == "cache_hit" && $0.labels["source"] == "gone" })
+        try await harness.stop()
+        await fixtures.stop()
     }
 }

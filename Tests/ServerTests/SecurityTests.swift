@@ -49,14 +49,32 @@ struct SecurityTests {
         """
     static let files = ["data/notes.ndjson": ndjson([("n1", "One", nil)])]
 
-    @Test("without a token: reads are open, a refresh is refused (403)")
+    @Test("without a token: reads and refreshes are open to loopback names; another name (DNS rebinding) and another origin are refused")
     func withoutToken() async throws {
         let harness = try await ServeHarness.start(manifest: Self.manifest, files: Self.files)
         try await harness.ready()
         #expect(try await harness.request("/api/report").status == 200)
-        let refused = try await harness.request("/api/sources/notes/refresh", method: .POST)
-        #expect(refused.status == 403)
-        #expect(try refused.json()["error"] != nil)
+        try harness.write("data/notes.ndjson", ndjson([("n2", "Two", nil)]))
+        let accepted = try await harness.request("/api/sources/notes/refresh", method: .POST)
+        #expect(accepted.status == 202)
+        #expect(try accepted.json()["id"] as? String == "notes")
+        let refreshed = try await harness.poll("/api/items") { (try? $0.itemKeys()) == ["notes/n2"] }
+        #expect(try refreshed.itemKeys() == ["notes/n2"], "the refresh ran the source again")
+        let port = try #require(harness.base.split(separator: ":").last)
+        for name in ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"] {
+            #expect(try await harness.request("/api/report", headers: [("Host", name)]).status == 200, "\(name)")
+        }
+        for name in ["evil.example:\(port)", "127.0.0.1.evil.example", "evil.example"] {
+            let rebound = try await harness.request("/api/report", headers: [("Host", name)])
+            #expect(rebound.status == 403, "\(name)")
+            #expect(try rebound.json()["error"] != nil)
+        }
+        let crossSite = try await harness.request(
+            "/api/sources/notes/refresh", method: .POST, headers: [("Origin", "http://evil.example")])
+        #expect(crossSite.status == 403)
+        let sameSite = try await harness.request(
+            "/api/sources/notes/refresh", method: .POST, headers: [("Origin", harness.base)])
+        #expect(sameSite.status == 202, "the dashboard's own button")
         try await harness.stop()
     }
 

@@ -21,16 +21,20 @@ final class ServeHarness: Sendable {
 
     let server: AggregateServer
     let base: String
+    /// The port the server listens on.
+    var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
     let directory: URL
     private let running: Task<Void, any Error>
+    /// False for a directory the caller gave (`start(in:)`), which outlives the server.
+    private let ownsDirectory: Bool
 
-    /// Writes `manifest` and `files` into a new directory and serves it. Sources start as in a real watch
+    /// Writes `manifest` and `files` into a new directory (or `given`, which `stop` leaves) and serves it. Sources start as in a real watch
     /// (within the first-cycle spread: at most 5 s); `ready()` waits for them.
     static func start(
         manifest: String, files: [String: String] = [:], token: String? = nil, eventCapacity: Int = 4096,
-        maxEventClients: Int = 64
+        maxEventClients: Int = 64, idleTimeoutSeconds: Double = 30, maxConnections: Int = 256, in given: URL? = nil
     ) async throws -> ServeHarness {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-serve-\(UUID().uuidString)")
+        let directory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (path, text) in files {
             let url = directory.appendingPathComponent(path)
@@ -43,7 +47,8 @@ final class ServeHarness: Sendable {
             manifestAt: manifestURL, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
         let configuration = ServeConfiguration(
             listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.flatMap(ServeToken.init),
-            maxEventClients: maxEventClients, eventCapacity: eventCapacity, keepAliveSeconds: 1)
+            maxEventClients: maxEventClients, eventCapacity: eventCapacity, keepAliveSeconds: 1,
+            idleTimeoutSeconds: idleTimeoutSeconds, maxConnections: maxConnections)
         var logger = Logger(label: "aggregate-serve-test")
         logger.logLevel = .warning
         let server = try AggregateServer(container: container, configuration: configuration, logger: logger)
@@ -53,10 +58,12 @@ final class ServeHarness: Sendable {
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CocoaError(.fileReadUnknown) }
-        return ServeHarness(server: server, base: "http://127.0.0.1:\(port)", directory: directory, running: running)
+        return ServeHarness(
+            server: server, base: "http://127.0.0.1:\(port)", directory: directory, ownsDirectory: given == nil, running: running)
     }
 
-    private init(server: AggregateServer, base: String, directory: URL, running: Task<Void, any Error>) {
+    private init(server: AggregateServer, base: String, directory: URL, ownsDirectory: Bool, running: Task<Void, any Error>) {
+        self.ownsDirectory = ownsDirectory
         self.server = server
         self.base = base
         self.directory = directory
@@ -67,7 +74,7 @@ final class ServeHarness: Sendable {
     func stop() async throws {
         server.shutdown()
         try await running.value
-        try? FileManager.default.removeItem(at: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     func write(_ path: String, _ text: String) throws {

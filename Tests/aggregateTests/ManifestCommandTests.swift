@@ -53,6 +53,12 @@ struct ManifestCommandTests {
         #expect(result.stdout.contains("files — "))
         #expect(result.stdout.contains("openweather — "))
         #expect(result.stdout.contains("paths"))
+        // The second implementations of the weather, issue and feed-like capabilities, with their own options.
+        for (provider, option) in [("open-meteo", "geocodingBaseURL"), ("gitlab", "tokenType"), ("hacker-news", "itemKind")] {
+            #expect(result.stdout.contains("\(provider) — "), "\(provider) is not listed")
+            #expect(result.stdout.contains("  \(option)  "), "\(provider)'s \(option) is not documented")
+        }
+        #expect(result.stdout.contains(#"apiKey  string  (required, secret: or {"fromFile": PATH} / {"fromCommand": [...]})"#))
     }
 
     @Test("--help teaches: examples and exit codes")

@@ -113,14 +113,6 @@ struct RunCommandTests {
         #expect(result.stderr.contains("Usage") || result.stderr.contains("Error"))
     }
 
-    @Test("the shipped manifest runs offline and succeeds (the README's first command)")
-    func shippedManifest() async throws {
-        let result = try await Aggregate.run(["--format", "json"], in: Aggregate.packageRoot)
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let sources = try result.sources()
-        #expect(sources.contains { $0["status"] as? String == "ok" && ($0["itemCount"] as? Int ?? 0) > 0 })
-    }
-
     @Test("--sort date puts each source's newest items first; the default keeps the source's order")
     func sortByDate() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: [

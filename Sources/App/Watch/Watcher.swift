@@ -8,12 +8,18 @@ public protocol WatchObserver: Sendable {
     func watchDidStart(_ ids: [String])
     /// A source finished a cycle (after the store's part); `next` is when it runs again.
     func watch(didFinish report: SourceReport, next: Date?)
+    /// The same, with the ids of the report's items that the store's item history never saw before (a watch
+    /// of `.all` items; nil when there is no history to ask). By default it is `watch(didFinish:next:)`.
+    func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?)
     /// A run's sinks queued and sent what was new for them (only with sinks in the manifest).
     func watch(didDeliver sinks: [SinkReport])
 }
 
 extension WatchObserver {
     public func watch(didDeliver sinks: [SinkReport]) {}
+    public func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?) {
+        watch(didFinish: report, next: next)
+    }
 }
 
 /// `aggregate watch`: keeps running the manifest's sources, each on its own schedule (`WatchSchedule`),
@@ -195,7 +201,8 @@ public final class Watcher: Sendable {
 
     private func run(_ ids: [String], in container: AppDIContainer, newOnly: Bool) {
         observer?.watchDidStart(ids)
-        let request = RunRequest(selection: ids, newOnly: newOnly, shaping: options.shaping)
+        var request = RunRequest(selection: ids, newOnly: newOnly, shaping: options.shaping)
+        request.markNew = options.items == .all
         do throws(SelectionError) {
             try container.run(request, cancellation: cancellation, output: options.output) { [self] outcome in
                 finished(outcome)
@@ -229,7 +236,7 @@ public final class Watcher: Sendable {
         }
         // A source the watch's own stop cut short (it reports `timeout`) is no news of the source.
         for (report, next) in zip(outcome.report.sources, nexts) where !(stopping && report.status == .timeout) {
-            observer?.watch(didFinish: report, next: next)
+            observer?.watch(didFinish: report, next: next, newItemIDs: outcome.newItemIDs[report.id])
         }
         if !outcome.sinks.isEmpty { observer?.watch(didDeliver: outcome.sinks) }
         for completion in stopped { completion() }

@@ -28,9 +28,35 @@ public struct MovieQuery: Sendable, Hashable {
     }
 }
 
+/// A movie's identity on the service that lists it, in the service's own form: TMDB's numbers (`550`),
+/// IMDb/OMDb's text (`"tt0137523"`). A movie item's `id` is its text; `fields.movieId` keeps the form (a JSON
+/// number or a string), so scripts reading TMDB's numbers are unaffected by services with text ids.
+public enum MovieID: Sendable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    case number(Int)
+    case text(String)
+
+    public init(integerLiteral value: Int) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+
+    public var description: String {
+        switch self {
+        case .number(let number): String(number)
+        case .text(let text): text
+        }
+    }
+
+    /// `fields.movieId`.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .number(let number): .int(number)
+        case .text(let text): .string(text)
+        }
+    }
+}
+
 /// A movie.
 public struct Movie: Sendable, Hashable {
-    public var id: Int
+    public var id: MovieID
     public var title: String
     public var originalTitle: String?
     public var overview: String?
@@ -47,7 +73,7 @@ public struct Movie: Sendable, Hashable {
     public var pageURL: URL?
 
     public init(
-        id: Int, title: String, originalTitle: String? = nil, overview: String? = nil, releaseDate: Date? = nil,
+        id: MovieID, title: String, originalTitle: String? = nil, overview: String? = nil, releaseDate: Date? = nil,
         genres: [String] = [], voteAverage: Double? = nil, voteCount: Int? = nil, popularity: Double? = nil,
         posterURL: URL? = nil, originalLanguage: String? = nil, pageURL: URL? = nil
     ) {
@@ -63,6 +89,18 @@ public struct Movie: Sendable, Hashable {
         self.posterURL = posterURL
         self.originalLanguage = originalLanguage
         self.pageURL = pageURL
+    }
+
+    /// A service with numeric ids (TMDB), as most providers (and the scaffold's template) build movies.
+    public init(
+        id: Int, title: String, originalTitle: String? = nil, overview: String? = nil, releaseDate: Date? = nil,
+        genres: [String] = [], voteAverage: Double? = nil, voteCount: Int? = nil, popularity: Double? = nil,
+        posterURL: URL? = nil, originalLanguage: String? = nil, pageURL: URL? = nil
+    ) {
+        self.init(
+            id: .number(id), title: title, originalTitle: originalTitle, overview: overview, releaseDate: releaseDate,
+            genres: genres, voteAverage: voteAverage, voteCount: voteCount, popularity: popularity,
+            posterURL: posterURL, originalLanguage: originalLanguage, pageURL: pageURL)
     }
 }
 

@@ -2,8 +2,11 @@ import Foundation
 
 /// Where to observe the weather.
 public enum WeatherLocation: Sendable, Hashable, CustomStringConvertible {
+    /// A place name for the service to look up ("Seoul", "Zocca,IT").
     case name(String)
-    case id(Int)
+    /// A place in the service's own gazetteer, by its identifier as the service writes it: OpenWeather's city
+    /// ids and Open-Meteo's (GeoNames) ids are numbers (`"2643743"`), other services use text.
+    case id(String)
     case coordinates(latitude: Double, longitude: Double)
 
     public var description: String {
@@ -15,9 +18,15 @@ public enum WeatherLocation: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The unit system temperatures and wind speeds are reported in.
+/// The unit system temperatures and wind speeds are reported in. The raw values are the `units` field of
+/// weather items; what they mean does not depend on the service (a provider whose service lacks one converts).
 public enum UnitSystem: String, Sendable, Hashable, CaseIterable, Codable {
-    case standard, metric, imperial
+    /// SI: kelvin and metres per second. (OpenWeather's name for it; a service without kelvin is converted.)
+    case standard
+    /// Degrees Celsius and metres per second.
+    case metric
+    /// Degrees Fahrenheit and miles per hour.
+    case imperial
 
     public var temperatureSymbol: String {
         switch self {

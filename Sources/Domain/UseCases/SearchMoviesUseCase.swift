@@ -35,7 +35,7 @@ public struct SearchMoviesUseCase: ItemSource {
                     repository.moviesPage(query, page: rest[index], cancellation: context.cancellation, completion: done)
                 },
                 completion: { results in
-                    var seen = Set<Int>()
+                    var seen = Set<MovieID>()
                     func unique(_ page: MoviesPage) -> [Item] {
                         page.movies.filter { seen.insert($0.id).inserted }.map { $0.toItem() }
                     }
@@ -61,7 +61,7 @@ public struct SearchMoviesUseCase: ItemSource {
 extension Movie {
     /// Field keys are part of the output contract (README, "movie" items).
     public func toItem() -> Item {
-        var fields: [String: JSONValue] = ["movieId": .int(id)]
+        var fields: [String: JSONValue] = ["movieId": id.jsonValue]
         if !genres.isEmpty { fields["genres"] = .array(genres.map(JSONValue.string)) }
         fields["originalTitle"] = originalTitle.map(JSONValue.string)
         fields["overview"] = overview.map(JSONValue.string)
@@ -75,7 +75,7 @@ extension Movie {
         if let voteAverage { subtitle.append("★ \(JSONValue.double((voteAverage * 10).rounded() / 10).displayText)") }
         if !genres.isEmpty { subtitle.append(genres.joined(separator: ", ")) }
         return Item(
-            kind: .movie, id: String(id), title: title,
+            kind: .movie, id: id.description, title: title,
             subtitle: subtitle.isEmpty ? nil : subtitle.joined(separator: " · "),
             url: pageURL, date: releaseDate, fields: fields
         )

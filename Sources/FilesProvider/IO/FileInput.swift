@@ -11,17 +11,21 @@ import Darwin
 /// Not thread-safe: one reader owns it on one queue.
 final class FileInput {
     private let descriptor: Int32
+    /// Whether it is a regular file (it can be read again from an offset), not a pipe or a device.
+    let isRegularFile: Bool
 
     /// Opens `url` for reading. Messages name no path: the caller's label (the file as written) prefixes them.
     init(url: URL) throws(SourceError) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.error(errno) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+        let statted = fstat(descriptor, &status) == 0
+        if statted, (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
             throw SourceError(.io, "is a directory, not a file")
         }
         self.descriptor = descriptor
+        self.isRegularFile = statted && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     deinit {
@@ -38,17 +42,9 @@ final class FileInput {
         }
     }
 
-    /// Reads the whole file (for formats that cannot be streamed, such as one JSON document).
-    func readAll() throws(SourceError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        let chunkSize = 1 << 16
-        let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { chunk.deallocate() }
-        while true {
-            let count = try readChunk(into: chunk, count: chunkSize)
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: count))
-        }
+    /// Moves to `offset` bytes from the start (regular files only).
+    func seek(to offset: Int) throws(SourceError) {
+        if lseek(descriptor, off_t(offset), SEEK_SET) < 0 { throw Self.error(errno) }
     }
 
     static func error(_ code: Int32) -> SourceError {

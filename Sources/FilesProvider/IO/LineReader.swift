@@ -15,77 +15,54 @@ final class LineReader {
     /// A longer line is refused as a parse error rather than growing the buffer without bound.
     static let maximumLineLength = 64 << 20
 
-    private let input: FileInput
-    private var buffer: UnsafeMutableRawBufferPointer
+    private let window: FileWindow
     private var start = 0
-    private var end = 0
-    private var reachedEnd = false
     private var isFirstChunk = true
     /// The 1-based number of the line last returned.
     private(set) var lineNumber = 0
     /// The largest the buffer has been, so tests can check that reading stays bounded.
-    private(set) var peakBufferSize: Int
+    var peakBufferSize: Int { window.peakBufferSize }
 
     init(input: FileInput, chunkSize: Int = 256 << 10) {
-        self.input = input
-        self.buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        self.peakBufferSize = chunkSize
-    }
-
-    deinit {
-        buffer.deallocate()
+        self.window = FileWindow(input: input, chunkSize: chunkSize)
     }
 
     /// The next line without its terminator, or nil at the end of the file.
     func nextLine() throws(SourceError) -> UnsafeBufferPointer<UInt8>? {
         while true {
-            let pending = end - start
-            if pending > 0, let found = memchr(buffer.baseAddress! + start, 0x0A, pending) {
-                let newline = buffer.baseAddress!.distance(to: found)
+            let bytes = window.bytes
+            let pending = bytes.count - start
+            if pending > 0, let found = memchr(bytes.baseAddress! + start, 0x0A, pending) {
+                let newline = UnsafeRawPointer(bytes.baseAddress!).distance(to: UnsafeRawPointer(found))
                 defer { start = newline + 1 }
-                return line(from: start, to: newline)
+                return line(bytes, from: start, to: newline)
             }
-            if reachedEnd {
+            if window.reachedEnd {
                 guard pending > 0 else { return nil }
-                defer { start = end }
-                return line(from: start, to: end)
+                defer { start = bytes.count }
+                return line(bytes, from: start, to: bytes.count)
             }
             try fill()
         }
     }
 
-    private func line(from lower: Int, to upper: Int) -> UnsafeBufferPointer<UInt8> {
+    private func line(_ bytes: UnsafeBufferPointer<UInt8>, from lower: Int, to upper: Int) -> UnsafeBufferPointer<UInt8> {
         lineNumber += 1
         var upper = upper
-        if upper > lower, buffer[upper - 1] == 0x0D { upper -= 1 }
-        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return UnsafeBufferPointer(start: base + lower, count: upper - lower)
+        if upper > lower, bytes[upper - 1] == 0x0D { upper -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[lower..<upper])
     }
 
-    /// Moves the unfinished line to the front, grows the buffer if that line fills it, and reads more.
+    /// Reads more after the unfinished line, refusing a line that reached the maximum length.
     private func fill() throws(SourceError) {
-        if start > 0 {
-            let pending = end - start
-            if pending > 0 { memmove(buffer.baseAddress!, buffer.baseAddress! + start, pending) }
-            start = 0
-            end = pending
+        if start == 0, window.bytes.count == window.capacity, window.capacity >= Self.maximumLineLength {
+            throw SourceError(.parse, "line \(lineNumber + 1): longer than \(Self.maximumLineLength >> 20) MiB")
         }
-        if end == buffer.count {
-            guard buffer.count < Self.maximumLineLength else {
-                throw SourceError(.parse, "line \(lineNumber + 1): longer than \(Self.maximumLineLength >> 20) MiB")
-            }
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
-            grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
-            buffer.deallocate()
-            buffer = grown
-            peakBufferSize = max(peakBufferSize, grown.count)
+        try window.refill(dropping: start)
+        start = 0
+        if isFirstChunk, window.bytes.count >= 3 || window.reachedEnd {
+            isFirstChunk = false
+            start = window.byteOrderMarkLength
         }
-        let count = try input.readChunk(into: buffer.baseAddress! + end, count: buffer.count - end)
-        if count == 0 { reachedEnd = true }
-        end += count
-        if isFirstChunk, end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
-            start = 3
-        }
-        if end >= 3 || reachedEnd { isFirstChunk = false }
     }
 }

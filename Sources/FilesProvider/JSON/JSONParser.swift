@@ -12,6 +12,17 @@ struct JSONParser {
         var message: String
         var line: Int
         var column: Int
+        /// The text ended before the value did: more bytes could still make it valid (`JSONElementStream`
+        /// reads more and parses the value again).
+        var truncated = false
+    }
+
+    /// Where the parser is: the next byte's index, and the line it is on with that line's first byte (an index
+    /// that may lie before the parsed bytes, when they are a window onto a longer text).
+    struct Position {
+        var index = 0
+        var line = 1
+        var lineStart = 0
     }
 
     /// Deeper nesting is refused rather than risking the stack on hostile input.
@@ -31,13 +42,24 @@ struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private var depth = 0
-    private var topLevelArrayDone = false
-    private var topLevelElementCount = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) {
         self.bytes = bytes
         self.workspace = workspace
     }
+
+    /// A parser that starts at `position` of `bytes` (a window of a longer text, continued where it left off).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace, at position: Position) {
+        self.init(bytes, workspace: workspace)
+        index = position.index
+        line = position.line
+        lineStart = position.lineStart
+    }
+
+    var position: Position { Position(index: index, line: line, lineStart: lineStart) }
+
+    /// The next byte, if any.
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     /// Parses one complete JSON text (surrounding whitespace allowed, nothing else after it).
     static func parse(
@@ -58,76 +80,19 @@ struct JSONParser {
         skipByteOrderMark()
         skipWhitespace()
         let value = try parseValue()
-        skipWhitespace()
-        if index < bytes.count { throw failure("unexpected \(describeCurrent()) after the JSON value") }
+        try finishDocument()
         return value
     }
 
-    /// Parses the text as a top-level array and hands each element to `body` with the line it starts on,
-    /// instead of building the whole array first. Returns false when the text is not an array (nothing
-    /// consumed except whitespace), so the caller can parse it as a document instead.
-    mutating func forEachTopLevelElement(
-        _ body: (JSONValue, _ line: Int) throws(SourceError) -> Void
-    ) throws(SourceError) -> Bool {
-        guard try syntax({ (parser: inout JSONParser) throws(Failure) in try parser.openTopLevelArray() }) else {
-            return false
-        }
-        while let element = try syntax({ (parser: inout JSONParser) throws(Failure) in try parser.nextTopLevelElement() }) {
-            try body(element.value, element.line)
-        }
-        return true
-    }
-
-    /// Runs one parsing step, turning a syntax failure into a source error (the body's own errors pass as they are).
-    private mutating func syntax<T>(_ step: (inout JSONParser) throws(Failure) -> T) throws(SourceError) -> T {
-        do throws(Failure) {
-            return try step(&self)
-        } catch {
-            throw error.sourceError
-        }
-    }
-
-    private mutating func openTopLevelArray() throws(Failure) -> Bool {
-        skipByteOrderMark()
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return false }
-        index += 1
-        skipWhitespace()
-        if try consume(UInt8(ascii: "]")) {
-            try finishDocument()
-            topLevelArrayDone = true
-        }
-        return true
-    }
-
-    private mutating func nextTopLevelElement() throws(Failure) -> (value: JSONValue, line: Int)? {
-        if topLevelArrayDone { return nil }
-        skipWhitespace()
-        if topLevelElementCount > 0 {
-            if try consume(UInt8(ascii: "]")) {
-                try finishDocument()
-                topLevelArrayDone = true
-                return nil
-            }
-            guard try consume(UInt8(ascii: ",")) else {
-                throw failure("expected ',' or ']' in an array, found \(describeCurrent())")
-            }
-            skipWhitespace()
-        }
-        let elementLine = line
-        let value = try parseValue()
-        topLevelElementCount += 1
-        return (value, elementLine)
-    }
-
-    private mutating func finishDocument() throws(Failure) {
+    /// After the last value: only whitespace may follow.
+    mutating func finishDocument() throws(Failure) {
         skipWhitespace()
         if index < bytes.count { throw failure("unexpected \(describeCurrent()) after the JSON value") }
     }
 
     // MARK: - Values
 
-    private mutating func parseValue() throws(Failure) -> JSONValue {
+    mutating func parseValue() throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw failure("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -206,7 +171,7 @@ struct JSONParser {
 
     // MARK: - Strings
 
-    private mutating func parseString() throws(Failure) -> String {
+    mutating func parseString() throws(Failure) -> String {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes, the common case, decodes straight from the input bytes.
@@ -279,7 +244,7 @@ struct JSONParser {
     }
 
     private mutating func parseHex4() throws(Failure) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw failure("incomplete \\u escape") }
+        guard index + 4 <= bytes.count else { throw failure("incomplete \\u escape", truncated: true) }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -364,7 +329,9 @@ struct JSONParser {
 
     private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw failure("unexpected \(describeCurrent()), expected a value") }
+        guard index + count <= bytes.count else {
+            throw failure("unexpected \(describeCurrent()), expected a value", truncated: true)
+        }
         let matches = literal.withUTF8Buffer { expected in
             (0..<count).allSatisfy { bytes[index + $0] == expected[$0] }
         }
@@ -372,14 +339,14 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func consume(_ byte: UInt8) throws(Failure) -> Bool {
+    mutating func consume(_ byte: UInt8) throws(Failure) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D:
@@ -398,15 +365,16 @@ struct JSONParser {
         if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
-    private func describeCurrent() -> String {
+    func describeCurrent() -> String {
         guard index < bytes.count else { return "end of input" }
         let byte = bytes[index]
         if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return String(format: "byte 0x%02X", byte)
     }
 
-    private func failure(_ message: String) -> Failure {
-        Failure(message: message, line: line, column: index - lineStart + 1)
+    /// A failure at the current byte; at the end of the bytes it is `truncated` (more text could mend it).
+    func failure(_ message: String, truncated: Bool = false) -> Failure {
+        Failure(message: message, line: line, column: index - lineStart + 1, truncated: truncated || index >= bytes.count)
     }
 }
 

@@ -1,60 +1,62 @@
-import CSV
 import Domain
 import Foundation
 
-/// CSV with a header row (`.csv`), parsed by CSV.swift as the bytes stream in.
+/// CSV with a header row (`.csv`), read as the bytes stream in by `CSVRowReader`.
 ///
 /// Rows must have as many fields as the header; quoted fields may hold delimiters, doubled quotes and line
 /// breaks. Blank lines are skipped. An unterminated quote, text after a closing quote, a wrong field count
 /// or invalid UTF-8 fails the file with the line the row starts on. Cell values are typed by `CSVCell`.
+///
+/// It replaced CSV.swift, which decodes the file a Unicode scalar at a time into a `String` per field and was
+/// most of the time of a CSV source (BENCHMARKS.md, "CSV"); that library's reader is the tests' reference.
 public struct CSVFileReader: RecordFileReader {
     public let format = "csv"
     public let fileExtensions = ["csv"]
     private let delimiter: UInt8
+    private let chunkSize: Int
 
     /// - Parameter delimiter: one ASCII character other than a quote or a line break (`,` `;` `\t` `|`).
     public init(delimiter: UInt8 = UInt8(ascii: ",")) {
+        self.init(delimiter: delimiter, chunkSize: 256 << 10)
+    }
+
+    /// - Parameter chunkSize: the first read's size (tests use tiny ones so rows straddle every boundary).
+    init(delimiter: UInt8, chunkSize: Int) {
         self.delimiter = delimiter
+        self.chunkSize = chunkSize
     }
 
     public func readRows(
         at url: URL, cancellation: CancellationToken, row: (FileRow) throws(SourceError) -> Void
     ) throws(SourceError) {
-        let stream = CSVInputStream(input: try FileInput(url: url), delimiter: delimiter)
-        let reader: CSVReader
-        do {
-            reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: Unicode.Scalar(delimiter))
-        } catch {
-            if let readError = stream.readError { throw readError }
-            return  // CSVError.cannotReadHeaderRow: an empty file has no rows
-        }
-        let header = Self.columnNames(reader.headerRow ?? [])
-        var line = 2 + Self.lineBreaks(in: reader.headerRow ?? [])  // the line after the header
-        var count = 0
-
-        while let fields = reader.next() {
-            let rowLine = line
-            line += 1 + Self.lineBreaks(in: fields)
-            // A structural problem found by the stream at or before this row makes this row unreliable.
-            if let problem = stream.problem, problem.line <= rowLine {
-                throw SourceError(.parse, "line \(problem.line): \(problem.message)")
+        let reader = CSVRowReader(input: try FileInput(url: url), delimiter: delimiter, chunkSize: chunkSize)
+        guard try reader.nextRow() else { return }  // an empty file has no rows
+        var names: [String] = []
+        for cell in reader.cells {
+            guard let name = reader.bytes(of: cell, CSVCell.text) else {
+                throw SourceError(.parse, "line \(reader.rowLine): not valid UTF-8 text")
             }
+            names.append(name)
+        }
+        let header = Self.columnNames(names)
+        let workspace = JSONParser.Workspace()
+        var count = 0
+        while try reader.nextRow() {
             count += 1
             if count % cancellationCheckInterval == 0, cancellation.isCancelled { throw .cancelled }
-            if fields.count == 1, fields[0].isEmpty { continue }  // a blank line
-            guard fields.count == header.count else {
-                throw SourceError(.parse, "line \(rowLine): expected \(header.count) fields as in the header, found \(fields.count)")
+            let cells = reader.cells
+            if cells.count == 1, cells[0].start == cells[0].end { continue }  // a blank line
+            guard cells.count == header.count else {
+                throw SourceError(.parse, "line \(reader.rowLine): expected \(header.count) fields as in the header, found \(cells.count)")
             }
             var values: [String: JSONValue] = Dictionary(minimumCapacity: header.count)
-            for (name, cell) in zip(header, fields) {
-                values[name] = CSVCell.value(of: cell)
+            for (name, cell) in zip(header, cells) {
+                guard let value = reader.bytes(of: cell, { CSVCell.value(of: $0, workspace: workspace) }) else {
+                    throw SourceError(.parse, "line \(reader.rowLine): not valid UTF-8 text")
+                }
+                values[name] = value
             }
-            try row(FileRow(fields: values, line: rowLine))
-        }
-        if let readError = stream.readError { throw readError }
-        if let problem = stream.problem { throw SourceError(.parse, "line \(problem.line): \(problem.message)") }
-        if reader.error != nil {
-            throw SourceError(.parse, "line \(line): not valid UTF-8 text")
+            try row(FileRow(fields: values, line: reader.rowLine))
         }
     }
 
@@ -67,13 +69,5 @@ public struct CSVFileReader: RecordFileReader {
             seen[name] = occurrence
             return occurrence == 1 ? name : "\(name)_\(occurrence)"
         }
-    }
-
-    private static func lineBreaks(in fields: [String]) -> Int {
-        var count = 0
-        for field in fields where field.utf8.contains(0x0A) {
-            count += field.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        }
-        return count
     }
 }

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import HTTPClient
 
 // MARK: - Data Transfer Object
 
@@ -76,18 +77,7 @@ struct IssueResponseDTO: Decodable {
     }
 
     /// A decoder for GitHub's `2022-07-19T04:38:38Z` timestamps.
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = ISO8601.date(from: text) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date")
-            }
-            return date
-        }
-        return decoder
-    }()
+    static let decoder = JSONDecoder.iso8601Dates()
 }
 
 // MARK: - Mappings to Domain

@@ -6,6 +6,14 @@ import Foundation
 enum ReportJSON {
     /// `{ "generatedAt", "summary": {...}, "sources": [...], "items": [...] }`.
     static func writeDocument(_ report: AggregateReport, options: RenderOptions, to writer: inout JSONWriter) {
+        writeHead(report, to: &writer)
+        for (source, item) in report.itemsInOutputOrder(limit: options.limit) { writeItem(item, source: source, to: &writer) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// The document up to and with the `items` array's opening bracket (`SpooledJSONDocument` writes the rest).
+    static func writeHead(_ report: AggregateReport, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("generatedAt")
         writer.string(ISO8601.string(from: report.generatedAt))
@@ -17,9 +25,6 @@ enum ReportJSON {
         writer.endArray()
         writer.key("items")
         writer.beginArray()
-        for (source, item) in report.itemsInOutputOrder(limit: options.limit) { writeItem(item, source: source, to: &writer) }
-        writer.endArray()
-        writer.endObject()
     }
 
     /// `cache` is always present; `error`, `warnings` and `message` appear only when there is something to say.

@@ -117,11 +117,16 @@ public struct ConformanceSubject: Sendable {
     public var expectedKinds: [HTTPFault: SourceError.Kind]
     /// Whether `fields` keys must be camelCase (false where they come from the user's data).
     public var camelCaseFieldKeys: Bool
+    /// HTTP subjects whose service has more than one kind of answer (a list, then its items): the answer of
+    /// each of those paths; `success` answers every other request. Faults, stalls and delays apply to these
+    /// answers as to `success`.
+    public var routes: @Sendable () throws -> [String: FixtureResponse]
 
     public init(
         name: String, provider: any Provider, kind: ItemKind, secrets: [String] = [], backend: Backend,
         invalidOptions: [InvalidOptions] = [], failures: [Failure] = [], stalledOptions: JSONValue? = nil,
-        expectedKinds: [HTTPFault: SourceError.Kind] = [:], camelCaseFieldKeys: Bool = true
+        expectedKinds: [HTTPFault: SourceError.Kind] = [:], camelCaseFieldKeys: Bool = true,
+        routes: @escaping @Sendable () throws -> [String: FixtureResponse] = { [:] }
     ) {
         self.name = name
         self.provider = provider
@@ -133,17 +138,19 @@ public struct ConformanceSubject: Sendable {
         self.stalledOptions = stalledOptions
         self.expectedKinds = expectedKinds
         self.camelCaseFieldKeys = camelCaseFieldKeys
+        self.routes = routes
     }
 
     /// A provider that talks HTTP through the shared client.
     public static func http(
         _ name: String, provider: any Provider, kind: ItemKind, secrets: [String] = [],
         options: @escaping @Sendable (URL) -> JSONValue, success: @escaping @Sendable () throws -> FixtureResponse,
-        invalidOptions: [InvalidOptions] = [], expectedKinds: [HTTPFault: SourceError.Kind] = [:]
+        invalidOptions: [InvalidOptions] = [], expectedKinds: [HTTPFault: SourceError.Kind] = [:],
+        routes: @escaping @Sendable () throws -> [String: FixtureResponse] = { [:] }
     ) -> ConformanceSubject {
         ConformanceSubject(
             name: name, provider: provider, kind: kind, secrets: secrets, backend: .http(options: options, success: success),
-            invalidOptions: invalidOptions, expectedKinds: expectedKinds)
+            invalidOptions: invalidOptions, expectedKinds: expectedKinds, routes: routes)
     }
 
     /// A provider that reads local files or runs programs.

@@ -99,6 +99,7 @@ extension ProviderConformance {
         let successResponse = try success()
         let healthyServer = try await FixtureServer.start()
         healthyServer.fallback(successResponse)
+        for (path, answers) in try routes(subject) { healthyServer.route(path, answers) }
         defer { Task { await healthyServer.stop() } }
         let baseline = try await run(subject, options: options(healthyServer.baseURL))
         let baselineRequests = healthyServer.requestCount
@@ -114,7 +115,8 @@ extension ProviderConformance {
             let tlsServer = cell == .tlsUntrusted
                 ? try await TLSFixtureServer.start(try await TestCertificates.shared().localhost, body: String(decoding: successResponse.body, as: UTF8.self))
                 : nil
-            let result = try await withServer(faultResponses(cell, success: successResponse, secret: secret)) { server in
+            let routes = try routes(subject) { faultResponses(cell, success: $0, secret: secret) }
+            let result = try await withServer(faultResponses(cell, success: successResponse, secret: secret), routes: routes) { server in
                 let baseURL: URL = switch cell {
                 case .connectionRefused: try await FixtureServer.refusedURL()
                 case .dnsFailure: unresolvableURL

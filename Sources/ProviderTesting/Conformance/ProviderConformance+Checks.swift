@@ -70,8 +70,10 @@ extension ProviderConformance {
             let successResponse = try success()
             for fault in HTTPFault.allCases {
                 let expected = subject.expectedKinds[fault] ?? fault.defaultKind
-                let response = fault.response(success: successResponse, secret: subject.secrets.first ?? "s3cr3t-conformance")
-                let run = try await withServer(response.map { [$0] } ?? []) { server in
+                let secret = subject.secrets.first ?? "s3cr3t-conformance"
+                let response = fault.response(success: successResponse, secret: secret)
+                let routes = try routes(subject) { fault.response(success: $0, secret: secret).map { [$0] } ?? [] }
+                let run = try await withServer(response.map { [$0] } ?? [], routes: routes) { server in
                     let baseURL = fault == .connectionRefused ? try await FixtureServer.refusedURL() : server.baseURL
                     // Every fault here answers at once: the default timeout leaves room for a loaded machine.
                     return try await Self.run(subject, options: withoutRetries(options(baseURL), subject))
@@ -111,7 +113,7 @@ extension ProviderConformance {
     static func successRun(_ subject: ConformanceSubject, concurrency: Int = 4) async throws -> Run {
         switch subject.backend {
         case .http(let options, let success):
-            return try await withServer([try success()]) { server in
+            return try await withServer([try success()], routes: try routes(subject)) { server in
                 try await run(subject, options: options(server.baseURL), concurrency: concurrency)
             }
         case .local(let options, _):
@@ -134,12 +136,12 @@ extension ProviderConformance {
         switch subject.backend {
         case .http(let options, let success):
             let response = try success()
-            let stalls: [(String, FixtureResponse)] = [
-                ("a server that never answers", response.delayed(8)),
-                ("a body that stalls half-way", response.with(.stallBody(afterBytes: max(1, response.body.count / 2), seconds: 8))),
+            let stalls: [(String, @Sendable (FixtureResponse) -> FixtureResponse)] = [
+                ("a server that never answers", { $0.delayed(8) }),
+                ("a body that stalls half-way", { $0.with(.stallBody(afterBytes: max(1, $0.body.count / 2), seconds: 8)) }),
             ]
-            for (label, stalled) in stalls {
-                try await withServer([stalled]) { server in
+            for (label, stall) in stalls {
+                try await withServer([stall(response)], routes: try routes(subject) { [stall($0)] }) { server in
                     let run = try await run(subject, options: options(server.baseURL), timeoutSeconds: stallTimeout, concurrency: 1)
                     judge(label, run)
                     // A request racing the deadline may still land just after it; one sent a request-timeout
@@ -168,7 +170,7 @@ extension ProviderConformance {
             return ["concurrency is measured at a loopback server: only HTTP subjects can be checked"]
         }
         let limit = 2
-        return try await withServer([try success().delayed(0.2)]) { server in
+        return try await withServer([try success().delayed(0.2)], routes: try routes(subject) { [$0.delayed(0.2)] }) { server in
             let run = try await run(subject, options: options(server.baseURL), concurrency: limit)
             var violations: [String] = []
             if run.report.status != .ok {

@@ -91,10 +91,11 @@ public enum ProviderConformance {
 
     /// Runs `body` with a fresh loopback server answering every request with `responses`.
     static func withServer<T>(
-        _ responses: [FixtureResponse], _ body: (FixtureServer) async throws -> T
+        _ responses: [FixtureResponse], routes: [String: [FixtureResponse]] = [:], _ body: (FixtureServer) async throws -> T
     ) async throws -> T {
         let server = try await FixtureServer.start()
         if !responses.isEmpty { server.fallback(responses) }
+        for (path, answers) in routes where !answers.isEmpty { server.route(path, answers) }
         do {
             let result = try await body(server)
             await server.stop()
@@ -103,6 +104,14 @@ public enum ProviderConformance {
             await server.stop()
             throw error
         }
+    }
+
+    /// The subject's own endpoints (`ConformanceSubject.routes`), each answer made by `transform` exactly as the
+    /// fallback's is (a fault, a stall, a delay): every endpoint of the service misbehaves alike.
+    static func routes(
+        _ subject: ConformanceSubject, _ transform: (FixtureResponse) -> [FixtureResponse] = { [$0] }
+    ) throws -> [String: [FixtureResponse]] {
+        try subject.routes().mapValues(transform)
     }
 
     /// The subject's working options for `baseURL` (HTTP) or as given (local).

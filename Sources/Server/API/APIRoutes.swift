@@ -72,15 +72,12 @@ struct APIRoutes: Sendable {
         }
     }
 
-    /// 202 and the id once the watch took it; refused without a token configured (the loopback server is
-    /// read-only) and from another origin (a page elsewhere cannot make the browser refresh).
+    /// 202 and the id once the watch took it; refused without the token when one is configured, and from
+    /// another origin (a page elsewhere cannot make a browser refresh: browsers send `Origin` with a POST).
     func refresh(_ request: Request, id: String) -> Response {
-        guard access.requiresToken else {
-            return RequestProblem(.forbidden, "refreshing needs a token configured (--token-file or AGGREGATE_SERVE_TOKEN)").response
-        }
-        guard access.isAuthenticated(request) else { return AccessMiddleware<BasicRequestContext>.unauthorized }
-        if let origin = request.headers[.origin], let host = request.head.authority,
-           URL(string: origin).map({ "\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" }) != host {
+        guard access.mayRefresh(request) else { return AccessMiddleware<BasicRequestContext>.unauthorized }
+        if let origin = request.headers[.origin],
+           URL(string: origin).map({ "\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" }) != request.head.authority {
             return RequestProblem(.forbidden, "a refresh from another origin is refused").response
         }
         guard watcher.refresh(id) else {

@@ -17,14 +17,14 @@ struct DashboardRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
-            html(DashboardPage(canRefresh: access.isAuthenticated(request)).page(state.snapshot.sources))
+            html(DashboardPage(canRefresh: access.mayRefresh(request)).page(state.snapshot.sources))
         }
         router.get("/cards/:id") { request, context in
             let id = context.parameters.get("id")?.removingPercentEncoding ?? ""
             guard let source = state.source(id) else {
                 return RequestProblem(.notFound, parameter: "id", "no source \(id) is watched").response
             }
-            return html(DashboardPage(canRefresh: access.isAuthenticated(request)).card(source))
+            return html(DashboardPage(canRefresh: access.mayRefresh(request)).card(source))
         }
         router.get("/dashboard.js") { _, _ in asset(DashboardAssets.script, "text/javascript; charset=utf-8") }
         router.get("/dashboard.css") { _, _ in asset(DashboardAssets.style, "text/css; charset=utf-8") }

@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 
 /// Who may ask: with a token, every request but the health probes and the login form carries it, as
-/// `Authorization: Bearer …` or as the session cookie the login form sets; without one (loopback only),
-/// anyone on this machine may read, nobody may refresh.
+/// `Authorization: Bearer …` or as the session cookie the login form sets. Without one the server listens on
+/// loopback only, and anyone on this machine may read and refresh; it then answers only requests that name it by
+/// a loopback name (`Host`), so a web page whose own name a DNS trick points at 127.0.0.1 gets nothing.
 struct AccessControl: Sendable {
     static let cookieName = "aggregate_session"
     /// Paths open without a credential: probes must work for a service manager, the form is how one logs in.
@@ -53,6 +54,28 @@ struct AccessControl: Sendable {
         token == nil || Self.open.contains(request.uri.path) || isAuthenticated(request)
     }
 
+    /// May `request` refresh a source? With a token: when it proves it; without one: anyone on this machine
+    /// (a refresh only runs a source sooner: it changes nothing a read could not see, and a source that is
+    /// running already is not run twice). The origin is checked apart (`APIRoutes.refresh`).
+    func mayRefresh(_ request: Request) -> Bool {
+        token == nil || isAuthenticated(request)
+    }
+
+    /// Without a token, only a request naming the server by a loopback name (`127.0.0.1`, `localhost`, `[::1]`,
+    /// with any port) or by no name is answered: the defence against DNS rebinding, where a page at
+    /// `evil.example` has its name point at 127.0.0.1 and reads this server as its own origin. With a token
+    /// every name is fine: the token is the defence.
+    func acceptsHost(_ request: Request) -> Bool {
+        guard token == nil, let authority = request.head.authority, !authority.isEmpty else { return true }
+        let host: Substring
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = authority[authority.index(after: authority.startIndex)..<close]
+        } else {
+            host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        }
+        return ListenAddress(host: String(host), port: 0).isLoopback
+    }
+
     /// Compares digests of both, so neither the length nor the first differing byte shows in the time taken.
     static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
         let a = Array(SHA256.hash(data: Data(given.utf8)))
@@ -75,8 +98,9 @@ struct AccessControl: Sendable {
     }
 }
 
-/// Refuses what the server never serves before any route runs: an over-long target (414), a request
-/// without a credential when a token is configured (401).
+/// Refuses what the server never serves before any route runs: an over-long target (414), a request that
+/// names the server by a name other than loopback when it has no token (403), a request without a credential
+/// when a token is configured (401).
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     static var maxTargetBytes: Int { 4096 }
     let access: AccessControl
@@ -86,6 +110,9 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         let response: Response
         if request.uri.string.utf8.count > Self.maxTargetBytes {
             response = RequestProblem(.uriTooLong, "the request target is longer than \(Self.maxTargetBytes) bytes").response
+        } else if !access.acceptsHost(request) {
+            response = RequestProblem(.forbidden, "this server answers to 127.0.0.1, localhost and [::1] only; "
+                + "to serve other names, configure a token (--token-file or AGGREGATE_SERVE_TOKEN)").response
         } else if !access.mayRead(request) {
             // A person at the dashboard is sent to the login form; programs get the 401.
             response = request.uri.path == "/" ? Response(status: .seeOther, headers: [.location: "/login"]) : Self.unauthorized

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Domain
 import Foundation
+import HTTPClient
 import Metrics
 import Prometheus
 
@@ -8,9 +9,10 @@ import Prometheus
 /// Prometheus registry (not the process-wide `MetricsSystem`, so several servers in one process, as in the
 /// tests, keep apart), and written in the Prometheus text format by swift-prometheus.
 ///
-/// A source's "requests" are its refresh cycles: one cycle is one load through the run engine (it may make
-/// several HTTP requests, which the engine does not count one by one).
-public final class ServeMetrics: Sendable {
+/// Two levels per source: its refresh cycles (one load through the run engine, by the status it ended with)
+/// and the HTTP requests those cycles made (`HTTPRequestRecorder`: by status code, error kind, or `cache_hit`
+/// when the response cache answered without a request; a `304` is a revalidation).
+public final class ServeMetrics: HTTPRequestRecorder {
     private let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     private let process: ProcessMetrics
@@ -45,6 +47,12 @@ public final class ServeMetrics: Sendable {
             Gauge(label: "aggregate_source_last_success_timestamp_seconds", dimensions: source, factory: factory)
                 .record(date.timeIntervalSince1970)
         }
+    }
+
+    /// One HTTP request of a source's cycle ended.
+    public func record(source: String, _ outcome: HTTPRequestOutcome) {
+        Counter(label: "aggregate_source_requests_total", dimensions: [("source", source), ("outcome", outcome.label)],
+                factory: factory).increment()
     }
 
     /// Server-sent event clients connected now.

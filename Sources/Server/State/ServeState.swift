@@ -12,10 +12,9 @@ final class ServeState: WatchObserver {
     let metrics: ServeMetrics
     /// Different for each process: a validator (ETag) from an earlier run of the server never matches.
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    /// Item ids of each source's latest result (an `item` event goes out for an id not in the previous one).
-    /// Only the latest, so a server that runs for months holds no history of every id it ever saw; an item
-    /// that left a source's result and came back is announced again.
-    private let seen = Mutex<[String: Set<String>]>([:])
+    /// Item ids of each source's latest result: which items are new when the store's item history cannot say
+    /// (no store, or it failed); then an item that left a source's result and came back is announced again.
+    private let latest = Mutex<[String: Set<String>]>([:])
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics) {
         self.view = WatchViewModel(sources: sources)
@@ -53,13 +52,20 @@ final class ServeState: WatchObserver {
     }
 
     func watch(didFinish report: SourceReport, next: Date?) {
+        watch(didFinish: report, next: next, newItemIDs: nil)
+    }
+
+    /// An `item` event per item new to the store's item history: each item once, however often it leaves a
+    /// source and comes back, across restarts and across servers sharing a store.
+    func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?) {
         let now = Date()
         view.source(didFinish: report, at: now, next: next)
-        let new = seen.withLock { seen -> [Item] in
+        let new = latest.withLock { latest -> [Item] in
             // A failed cycle delivers nothing new and forgets nothing (a stale copy has the items of before).
             guard report.status == .ok || report.status == .stale || !report.items.isEmpty else { return [] }
-            let previous = seen[report.id] ?? []
-            seen[report.id] = Set(report.items.map(\.id))
+            let previous = latest[report.id] ?? []
+            latest[report.id] = Set(report.items.map(\.id))
+            if let newItemIDs { return report.items.filter { newItemIDs.contains($0.id) } }
             return report.items.filter { !previous.contains($0.id) }
         }
         metrics.record(report, newItems: new.count, at: now)

@@ -1,14 +1,14 @@
 import Foundation
 
-/// The targets of an RFC 8288 `Link` header by relation:
+/// The targets of an RFC 8288 `Link` header by relation, as GitHub and GitLab paginate:
 /// `<https://api.github.com/repositories/3544490/issues?page=2>; rel="next", <…>; rel="last"`.
 ///
 /// A header may be split over several fields and a `rel` may list several relations (`rel="next last"`);
 /// relative targets resolve against the URL that answered.
-struct LinkHeader: Sendable, Hashable {
-    private(set) var targets: [String: URL] = [:]
+public struct LinkHeader: Sendable, Hashable {
+    public private(set) var targets: [String: URL] = [:]
 
-    init(_ fields: [String], relativeTo base: URL) {
+    public init(_ fields: [String], relativeTo base: URL) {
         for field in fields {
             for link in Self.splitLinks(field) {
                 guard let open = link.firstIndex(of: "<"), let close = link[open...].firstIndex(of: ">"),
@@ -28,7 +28,7 @@ struct LinkHeader: Sendable, Hashable {
         }
     }
 
-    var next: URL? { targets["next"] }
+    public var next: URL? { targets["next"] }
 
     /// Splits on the commas between links, not those inside a `<…>` target.
     private static func splitLinks(_ field: String) -> [Substring] {
@@ -47,5 +47,13 @@ struct LinkHeader: Sendable, Hashable {
         }
         links.append(field[start...])
         return links
+    }
+}
+
+extension URL {
+    /// Same scheme, host and port: where a next-page link may be followed with the source's credential.
+    public func hasSameOrigin(as other: URL) -> Bool {
+        scheme?.lowercased() == other.scheme?.lowercased() && host?.lowercased() == other.host?.lowercased()
+            && port == other.port
     }
 }

@@ -1,6 +1,8 @@
 import Domain
 import Foundation
 
+@testable import FilesProvider
+
 /// The byte stream CSV.swift reads, straight from the file, with a quote-state check riding along.
 ///
 /// CSV.swift parses leniently: an unterminated quoted field silently runs to the end of the file and a

@@ -1,7 +1,6 @@
 import Foundation
+import HTTPClient
 import Testing
-
-@testable import GitHubProvider
 
 @Suite("Link header")
 struct LinkHeaderTests {

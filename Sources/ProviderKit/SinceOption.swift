@@ -1,17 +1,16 @@
 import Domain
 import Foundation
-import ProviderKit
 
-/// `since`: an ISO 8601 time (`2026-11-01T00:00:00Z`, `2026-11-01`) or a span back from now
+/// `since` of the issue trackers: an ISO 8601 time (`2026-11-01T00:00:00Z`, `2026-11-01`) or a span back from now
 /// (`30m`, `24h`, `7d`, `2w`), resolved when the source is built.
-struct SinceOption: OptionValue {
-    var date: Date
+public struct SinceOption: OptionValue {
+    public var date: Date
 
-    init(option: JSONValue, path: String) throws(ManifestError) {
+    public init(option: JSONValue, path: String) throws(ManifestError) {
         try self.init(option: option, path: path, now: Date())
     }
 
-    init(option: JSONValue, path: String, now: Date) throws(ManifestError) {
+    public init(option: JSONValue, path: String, now: Date) throws(ManifestError) {
         guard case .string(let raw) = option else {
             throw Self.mismatch("an ISO 8601 date or a relative time like \"7d\"", option, at: path)
         }
