@@ -4,7 +4,8 @@
 #
 #   Benchmarks/run.sh                  # fan-out, warm cache, cold start, local files, then feeds
 #   RUNS=7 LINES=200000 Benchmarks/run.sh
-#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark
+#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark,
+#                                      # MANY=0 the 1,000-source one
 #   ONLY=large-peers,large-formats FEEDS=0 Benchmarks/run.sh   # issue 20's large inputs (Benchmarks/large/), not by default
 #
 # Builds the release binary once, the way a release ships (on Linux with the Swift runtime and Foundation
@@ -33,8 +34,19 @@ if [ "$(uname -s)" = Linux ]; then
 fi
 (cd "$root" && "${build[@]}" --product aggregate >&2)
 binary="$(cd "$root" && "${build[@]}" --show-bin-path)/aggregate"
+# libcurl is loaded by the first URLSession transfer (Sources/CCurlOnDemand), never by the dynamic loader.
+if command -v readelf > /dev/null && readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then
+    echo "warning: $binary names libcurl as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
+fi
 
 python3 "$here/bench.py" "$binary" "$runs"
+
+if [ "${MANY:-1}" != 0 ]; then
+    echo
+    echo "1,000 sources at once (Benchmarks/many-sources/bench.py; newsboat installed when missing):"
+    command -v newsboat > /dev/null || install newsboat
+    python3 "$here/many-sources/bench.py" "$binary" "$runs"
+fi
 
 if [ "${FEEDS:-1}" != 0 ]; then
     echo

@@ -16,6 +16,8 @@ public struct AppDIContainer: Sendable {
     let logger: Logger
     /// The store in the data directory, opened by the first run that needs it and shared by later ones.
     let store: StoreHandle
+    /// `defaults.maxConcurrentRequests`: every HTTP request of the container's sources takes one of these.
+    let requestSlots: RequestSlots
     /// Credential helpers' answers for this container's runs (asked once, not at every refresh of a watch).
     let secretCache = SecretCache()
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
@@ -31,6 +33,7 @@ public struct AppDIContainer: Sendable {
         self.environment = environment
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
+        self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run

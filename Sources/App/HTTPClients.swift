@@ -42,9 +42,11 @@ struct SourceServices: Sendable {
 
 extension AppDIContainer {
     /// The live HTTP clients of this container's runs: the proxy and CA variables of its environment, the
-    /// manifest's `defaults.caFile`.
+    /// manifest's `defaults.caFile`, and its one limit on requests in flight (`defaults.maxConcurrentRequests`),
+    /// shared by every source of every run the container makes (a watch's and a server's too).
     var liveHTTP: LiveHTTPClientFactory {
-        LiveHTTPClientFactory(network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile)
+        LiveHTTPClientFactory(
+            network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)
     }
 
     /// Proxy variables of the environment that cannot be read (named, never quoted), for the run's warnings.

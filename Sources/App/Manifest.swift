@@ -14,9 +14,18 @@ public struct Manifest: Sendable, Hashable {
 
         /// How often `aggregate watch` refreshes a source.
         public var refreshSeconds: Double
+        /// Most HTTP requests in flight at once across every source (each source's `concurrency` still
+        /// applies within it).
+        public var maxConcurrentRequests: Int = Defaults.defaultMaxConcurrentRequests
 
         public static let defaultCacheTTLSeconds: Double = 300
         public static let defaultRefreshSeconds: Double = 300
+        /// 64: every source of an ordinary manifest at once, 64 of the 1,024 open files; README ("The manifest") and
+        /// BENCHMARKS.md ("1,000 sources at once") give the measurements.
+        public static let defaultMaxConcurrentRequests = 64
+        /// The most a manifest may ask for: the default soft limit on open files is 1,024, and each request
+        /// holds one.
+        public static let maxConcurrentRequestsRange = 1...1024
         /// The shortest refresh of a source that asks a service (local sources may refresh as often as they like).
         public static let minimumRemoteRefreshSeconds: Double = 10
 

@@ -10,7 +10,9 @@ import ProviderKit
 public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
     static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
-    static let defaultsKeys = ["timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile"]
+    static let defaultsKeys = [
+        "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests",
+    ]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
     ]
@@ -66,6 +68,8 @@ public enum ManifestLoader {
                 defaults.refreshSeconds = seconds(object["refreshSeconds"], "defaults.refreshSeconds", problem)
                     ?? defaults.refreshSeconds
                 defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
+                defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], problem)
+                    ?? defaults.maxConcurrentRequests
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
@@ -233,6 +237,17 @@ public enum ManifestLoader {
         guard let value else { return nil }
         guard case .int(let number) = value, (1...256).contains(number) else {
             report(path, "expected an integer from 1 to 256, found \(value.compactJSON)")
+            return nil
+        }
+        return number
+    }
+
+    private static func maxConcurrentRequests(_ value: JSONValue?, _ report: (String, String) -> Void) -> Int? {
+        guard let value else { return nil }
+        let range = Manifest.Defaults.maxConcurrentRequestsRange
+        guard case .int(let number) = value, range.contains(number) else {
+            report("defaults.maxConcurrentRequests",
+                   "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.compactJSON)")
             return nil
         }
         return number

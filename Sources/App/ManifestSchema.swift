@@ -68,6 +68,11 @@ public enum ManifestSchema {
                 "timeoutSeconds": seconds, "concurrency": concurrency, "cacheTTLSeconds": cacheTTL,
                 "refreshSeconds": seconds,
                 "caFile": described(.string, "A PEM bundle of CAs every HTTP source trusts (relative to the manifest)."),
+                "maxConcurrentRequests": .object([
+                    "type": "integer", "minimum": .int(Manifest.Defaults.maxConcurrentRequestsRange.lowerBound),
+                    "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
+                    "description": "Most HTTP requests in flight at once across every source (default 64).",
+                ]),
             ]),
         ])
     }

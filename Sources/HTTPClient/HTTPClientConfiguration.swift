@@ -33,6 +33,9 @@ public struct HTTPClientConfiguration: Sendable {
     /// `insecureSkipVerify`: no certificate check, for loopback hosts only (every request says so in
     /// `--verbose`); any other host is verified as usual.
     public var insecureSkipVerify: Bool
+    /// The process-wide limit on requests in flight (`defaults.maxConcurrentRequests`) every attempt takes a
+    /// slot of; nil: none beyond `maxConnectionsPerHost`. Set by the composition root, never by a provider.
+    public var requestSlots: RequestSlots?
 
     public init(
         maxConnectionsPerHost: Int = 6, requestTimeout: TimeInterval = 30,

@@ -61,6 +61,8 @@ final class Exchange: Sendable {
         var finished = false
         /// Stops the current attempt's transfer; taken (and called) once its first outcome was acted on.
         var stopAttempt: AttemptStop?
+        /// The current attempt's slot of the process-wide limit, given back with its first outcome.
+        var slot: RequestSlot?
     }
 
     private let request: HTTPRequest
@@ -85,14 +87,31 @@ final class Exchange: Sendable {
     /// Seconds the source has left (infinite without a deadline).
     private var remaining: Double { cancellation.remainingSeconds ?? .infinity }
 
+    /// Sends the next attempt once the process-wide limit has a slot for it (at once without a limit).
     func startAttempt() {
+        guard let slots = configuration.requestSlots else {
+            send(holding: nil)
+            return
+        }
+        slots.acquire { [self] slot in send(holding: slot) }
+    }
+
+    private func send(holding slot: RequestSlot?) {
         let timeout = min(configuration.requestTimeout, remaining)
         guard !cancellation.isCancelled, timeout > 0.01 else {
+            slot?.release()
             finish(.failure(SourceError(.timeout, "the source's time ran out before \(request.method.rawValue) \(request.redactedURL) was sent")))
             return
         }
-        let attempt: Int? = state.withLock { $0.finished ? nil : $0.attempt }
-        guard let attempt else { return }
+        let attempt: Int? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.slot = slot
+            return state.attempt
+        }
+        guard let attempt else {
+            slot?.release()
+            return
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
             handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt)
@@ -117,13 +136,14 @@ final class Exchange: Sendable {
     /// Acts on the first outcome of the current attempt; a later one (the transfer of an attempt that
     /// already timed out) is ignored.
     private func handle(_ outcome: AttemptOutcome, attempt: Int) {
-        let (isFirst, stop) = state.withLock { state -> (Bool, AttemptStop?) in
-            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil) }
+        let (isFirst, stop, slot) = state.withLock { state -> (Bool, AttemptStop?, RequestSlot?) in
+            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil, nil) }
             state.handledAttempt = attempt
-            defer { state.stopAttempt = nil }
-            return (true, state.stopAttempt)
+            defer { (state.stopAttempt, state.slot) = (nil, nil) }
+            return (true, state.stopAttempt, state.slot)
         }
         guard isFirst else { return }
+        slot?.release()
         // The transfer is no longer waited for: when the exchange's timer won, it would otherwise hold its
         // connection until the transport's own timeout.
         stop?()
@@ -175,14 +195,15 @@ final class Exchange: Sendable {
     }
 
     func finish(_ result: Result<HTTPResponse, SourceError>) {
-        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?)? in
+        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?, slot: RequestSlot?)? in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { state.stopAttempt = nil }
-            return (state.attempt, state.stopAttempt)
+            defer { (state.stopAttempt, state.slot) = (nil, nil) }
+            return (state.attempt, state.stopAttempt, state.slot)
         }
-        guard let (retries, stop) = finished else { return }
+        guard let (retries, stop, slot) = finished else { return }
         stop?()
+        slot?.release()
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
         let completion = self.completion

@@ -12,18 +12,26 @@ import Synchronization
 public struct LiveHTTPClientFactory: HTTPClientFactory {
     private let network: NetworkEnvironment
     private let defaultCAFile: URL?
+    private let requestSlots: RequestSlots?
 
     /// - Parameters:
     ///   - network: the run's proxy and CA variables (the process environment's in the tool).
     ///   - defaultCAFile: the manifest's `defaults.caFile`, for sources without their own.
-    public init(network: NetworkEnvironment = NetworkEnvironment(ProcessInfo.processInfo.environment), defaultCAFile: URL? = nil) {
+    ///   - requestSlots: the limit on requests in flight that every client made here shares
+    ///     (`defaults.maxConcurrentRequests`); nil for none.
+    public init(
+        network: NetworkEnvironment = NetworkEnvironment(ProcessInfo.processInfo.environment), defaultCAFile: URL? = nil,
+        requestSlots: RequestSlots? = nil
+    ) {
         self.network = network
         self.defaultCAFile = defaultCAFile
+        self.requestSlots = requestSlots
     }
 
     public func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
         var configuration = configuration
         if configuration.caFile == nil { configuration.caFile = defaultCAFile }
+        if configuration.requestSlots == nil { configuration.requestSlots = requestSlots }
         return LazyLiveClient(configuration: configuration, network: network)
     }
 }

@@ -1,4 +1,4 @@
-import App
+@testable import App
 import Foundation
 import ProviderKit
 import Testing
@@ -50,6 +50,10 @@ struct ManifestValidationTests {
         (#"{"version": 1, "sources": [], "defaults": {"concurrency": 0}}"#, "defaults.concurrency: expected an integer from 1 to 256, found 0"),
         (#"{"version": 1, "sources": [], "defaults": {"timeoutSeconds": -1}}"#, "defaults.timeoutSeconds: expected a number of seconds greater than 0"),
         (#"{"version": 1, "sources": [3]}"#, "sources[0]: expected an object, found an integer"),
+        (#"{"version": 1, "sources": [], "defaults": {"maxConcurrentRequests": 0}}"#, "defaults.maxConcurrentRequests: expected an integer from 1 to 1024, found 0"),
+        (#"{"version": 1, "sources": [], "defaults": {"maxConcurrentRequests": 1025}}"#, "defaults.maxConcurrentRequests: expected an integer from 1 to 1024, found 1025"),
+        (#"{"version": 1, "sources": [], "defaults": {"maxConcurrentRequests": "8"}}"#, "defaults.maxConcurrentRequests: expected an integer from 1 to 1024, found \"8\""),
+        (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "maxConcurrentRequests": 4}]}"#, "sources[0].maxConcurrentRequests: unknown key"),
         (#"{"version": 1, "sources": [], "defaults": {"caFile": 3}}"#, "defaults.caFile: expected the path of a PEM file, found 3"),
         (#"{"version": 1, "sources": [], "defaults": {"caFile": "/nonexistent/ca.pem"}}"#, "defaults.caFile: /nonexistent/ca.pem does not exist"),
         (#"{"version": 1, "sources": [{"provider": "echo"}]}"#, "sources[0].id: required"),
@@ -65,6 +69,16 @@ struct ManifestValidationTests {
     func structuralProblem(json: String, expected: String) {
         let found = problems(json)
         #expect(found.contains { $0.hasPrefix(expected) }, "got \(found)")
+    }
+
+    @Test("defaults.maxConcurrentRequests is 64 unless the manifest sets it, and the container's limit follows it")
+    func maxConcurrentRequests() throws {
+        let plain = try container(#"{ "version": 1, "sources": [] }"#)
+        #expect(plain.manifest.defaults.maxConcurrentRequests == 64)
+        #expect(plain.requestSlots.limit == 64)
+        let set = try container(#"{ "version": 1, "defaults": { "maxConcurrentRequests": 3 }, "sources": [] }"#)
+        #expect(set.manifest.defaults.maxConcurrentRequests == 3)
+        #expect(set.requestSlots.limit == 3)
     }
 
     @Test("duplicate ids name the first use")

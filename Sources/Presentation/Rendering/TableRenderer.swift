@@ -108,6 +108,7 @@ extension TableRenderer: ReportRenderer {
             output.write("No sources selected.\n")
             return
         }
+        writeSummary(report, options: options, to: &output)
         for (index, source) in report.sources.enumerated() {
             if index > 0 { output.write("\n") }
             output.write(statusLine(source, options: options) + "\n")

@@ -4,7 +4,7 @@ import Foundation
 /// The JSON output contract's shapes (README, "JSON output"), shared by the JSON and NDJSON renderers and
 /// written straight to a `JSONWriter` in the contract's key order.
 enum ReportJSON {
-    /// `{ "generatedAt", "sources": [...], "items": [...] }`.
+    /// `{ "generatedAt", "summary": {...}, "sources": [...], "items": [...] }`.
     static func writeDocument(_ report: AggregateReport, options: RenderOptions, to writer: inout JSONWriter) {
         writeHead(report, to: &writer)
         for (source, item) in report.itemsInOutputOrder(limit: options.limit) { writeItem(item, source: source, to: &writer) }
@@ -17,6 +17,8 @@ enum ReportJSON {
         writer.beginObject()
         writer.key("generatedAt")
         writer.string(ISO8601.string(from: report.generatedAt))
+        writer.key("summary")
+        writeSummary(report, to: &writer)
         writer.key("sources")
         writer.beginArray()
         for source in report.sources { writeSource(source, to: &writer) }

@@ -10,6 +10,17 @@ struct JSONRendererTests {
         let expected = #"""
             {
               "generatedAt": "2026-11-22T10:00:00Z",
+              "summary": {
+                "total": 4,
+                "ok": 2,
+                "error": 1,
+                "timeout": 0,
+                "skipped": 1,
+                "stale": 0,
+                "problems": [
+                  "issues"
+                ]
+              },
               "sources": [
                 {
                   "id": "notes",
@@ -115,6 +126,15 @@ struct JSONRendererTests {
         let expected = """
             {
               "generatedAt": "2026-11-22T10:00:00Z",
+              "summary": {
+                "total": 0,
+                "ok": 0,
+                "error": 0,
+                "timeout": 0,
+                "skipped": 0,
+                "stale": 0,
+                "problems": []
+              },
               "sources": [],
               "items": []
             }
@@ -127,7 +147,7 @@ struct JSONRendererTests {
     func parsesBack() throws {
         let text = JSONRenderer().render(SampleReports.everyKind)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(Set(root.keys) == ["generatedAt", "sources", "items"])
+        #expect(Set(root.keys) == ["generatedAt", "summary", "sources", "items"])
         #expect(root["generatedAt"] as? String == "2026-11-22T10:00:00Z")
 
         let sources = try #require(root["sources"] as? [[String: Any]])

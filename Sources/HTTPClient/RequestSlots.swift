@@ -1,0 +1,95 @@
+import Dispatch
+import Synchronization
+
+/// The process-wide limit on HTTP requests in flight across every source (`defaults.maxConcurrentRequests`),
+/// beside each source's own `concurrency`: a manifest of 1,000 feeds opens at most `limit` connections at once,
+/// whatever each source would allow itself.
+///
+/// An attempt takes a slot before it is sent and gives it back when its outcome is known (or the exchange
+/// ends); attempts that find every slot taken wait in order of arrival. Nothing blocks a thread: a waiting
+/// attempt is a closure, started on a global queue when a slot frees.
+public final class RequestSlots: Sendable {
+    /// Most requests in flight at once.
+    public let limit: Int
+
+    private struct State {
+        var inUse = 0
+        /// Waiting attempts, oldest first from `head` (the consumed prefix is dropped now and then).
+        var waiting: [@Sendable (RequestSlot) -> Void] = []
+        var head = 0
+        var peak = 0
+
+        var waitingCount: Int { waiting.count - head }
+
+        mutating func popFirst() -> (@Sendable (RequestSlot) -> Void)? {
+            guard head < waiting.count else { return nil }
+            let first = waiting[head]
+            head += 1
+            if head >= 64, head * 2 >= waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+            return first
+        }
+    }
+
+    private let state = Mutex(State())
+
+    public init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// Calls `start` with a slot once one is free: at once (on this thread) when one is, else on a global
+    /// queue when an earlier slot is released. The slot must be released (once; later calls do nothing).
+    public func acquire(_ start: @escaping @Sendable (RequestSlot) -> Void) {
+        let granted = state.withLock { state -> Bool in
+            guard state.inUse < limit else {
+                state.waiting.append(start)
+                return false
+            }
+            state.inUse += 1
+            state.peak = max(state.peak, state.inUse)
+            return true
+        }
+        if granted { start(RequestSlot(self)) }
+    }
+
+    /// The most slots that were in use at once since the start (for tests and `--verbose`).
+    public var peakInUse: Int { state.withLock { $0.peak } }
+
+    /// Slots in use and attempts waiting for one, now.
+    public var usage: (inUse: Int, waiting: Int) { state.withLock { ($0.inUse, $0.waitingCount) } }
+
+    fileprivate func release() {
+        // The slot passes straight to the oldest waiter (the count stays); it starts outside the lock.
+        let next = state.withLock { state -> (@Sendable (RequestSlot) -> Void)? in
+            if let next = state.popFirst() { return next }
+            state.inUse -= 1
+            return nil
+        }
+        guard let next else { return }
+        let slot = RequestSlot(self)
+        DispatchQueue.global().async { next(slot) }
+    }
+}
+
+/// One request's hold on a `RequestSlots` slot.
+public final class RequestSlot: Sendable {
+    private let slots: RequestSlots
+    private let released = Atomic(false)
+
+    fileprivate init(_ slots: RequestSlots) {
+        self.slots = slots
+    }
+
+    /// Gives the slot back; only the first call counts.
+    public func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        slots.release()
+    }
+
+    deinit {
+        // A slot dropped without release would shrink the limit for the rest of the process.
+        release()
+    }
+}
