@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package --allow-writing-to-package-directory new-provider --name "Hacker News" --capability records`
+/// `swift package --allow-writing-to-package-directory new-provider --name "Tech Digest" --capability records`
 ///
 /// Creates `Sources/<Name>Provider/` and `Tests/<Name>ProviderTests/` for a new HTTP provider and prints the
 /// lines that register it. The templates live in the `ProviderScaffold` library (tested like any other code);
@@ -43,8 +43,8 @@ struct NewProvider: CommandPlugin {
         USAGE: swift package --allow-writing-to-package-directory new-provider --name <name> --capability <capability>
 
         OPTIONS:
-          --name <name>                 Letters, digits and spaces, such as "Hacker News" (types HackerNews…,
-                                        target HackerNewsProvider, manifest name hacker-news).
+          --name <name>                 Letters, digits and spaces, such as "Tech Digest" (types TechDigest…,
+                                        target TechDigestProvider, manifest name tech-digest).
           --capability <capability>     records, weather, issues, movies or feed: the Domain repository to implement.
           --provider-name <name>        The manifest's "provider" value, if not the derived one (hn).
         """
@@ -61,7 +61,7 @@ enum NewProviderError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .missingName:
-            "give the provider a name: --name \"Hacker News\"\n\n\(NewProvider.usage)"
+            "give the provider a name: --name \"Tech Digest\"\n\n\(NewProvider.usage)"
         case .missingCapability:
             "say what it delivers: --capability records|weather|issues|movies|feed\n\n\(NewProvider.usage)"
         case .unexpectedArguments(let arguments):

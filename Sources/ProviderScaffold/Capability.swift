@@ -52,7 +52,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The middle of the repository's type name: `HackerNewsRecordRepository`.
+    /// The middle of the repository's type name: `TechDigestRecordRepository`.
     var repositoryNoun: String {
         switch self {
         case .records: "Record"

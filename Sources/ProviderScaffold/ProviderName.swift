@@ -1,17 +1,17 @@
 import Foundation
 
-/// The names a new provider is known by, derived from one human name ("Hacker News").
+/// The names a new provider is known by, derived from one human name ("Tech Digest").
 ///
 /// The human name may hold ASCII letters, digits and spaces and must start with a letter. Each word's first
-/// letter is upper-cased to make the type names (`HackerNews`, `HackerNewsProvider`); the words lower-cased
-/// and joined by hyphens make the manifest's `"provider"` value (`hacker-news`). A trailing word "Provider"
-/// is dropped, so "Hacker News Provider" does not become `HackerNewsProviderProvider`.
+/// letter is upper-cased to make the type names (`TechDigest`, `TechDigestProvider`); the words lower-cased
+/// and joined by hyphens make the manifest's `"provider"` value (`tech-digest`). A trailing word "Provider"
+/// is dropped, so "Tech Digest Provider" does not become `TechDigestProviderProvider`.
 public struct ProviderName: Sendable, Hashable {
-    /// `HackerNews`: the prefix of every generated type.
+    /// `TechDigest`: the prefix of every generated type.
     public let typeName: String
-    /// `hacker-news`: what manifests put in `"provider"`.
+    /// `tech-digest`: what manifests put in `"provider"`.
     public let providerName: String
-    /// The name as the user gave it, trimmed ("Hacker News"), for doc comments.
+    /// The name as the user gave it, trimmed ("Tech Digest"), for doc comments.
     public let displayName: String
 
     public static let maximumLength = 40
@@ -48,18 +48,18 @@ public struct ProviderName: Sendable, Hashable {
         self.displayName = words.joined(separator: " ")
     }
 
-    /// `HackerNewsProvider`: the source target, its folder and the `Provider` type.
+    /// `TechDigestProvider`: the source target, its folder and the `Provider` type.
     public var targetName: String { typeName + "Provider" }
 
-    /// `HackerNewsProviderTests`.
+    /// `TechDigestProviderTests`.
     public var testTargetName: String { targetName + "Tests" }
 
-    /// `HACKER_NEWS_API_KEY`: the environment variable the manifest example reads the key from.
+    /// `TECH_DIGEST_API_KEY`: the environment variable the manifest example reads the key from.
     public var apiKeyVariable: String {
         providerName.uppercased().replacingOccurrences(of: "-", with: "_") + "_API_KEY"
     }
 
-    /// Lowercase words of letters and digits joined by single hyphens, starting with a letter: `hacker-news`.
+    /// Lowercase words of letters and digits joined by single hyphens, starting with a letter: `tech-digest`.
     public static func isValidProviderName(_ name: String) -> Bool {
         let words = name.split(separator: "-", omittingEmptySubsequences: false)
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= maximumLength else {

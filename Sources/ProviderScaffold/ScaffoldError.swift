@@ -12,9 +12,9 @@ public enum ScaffoldError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidName(let name, let why):
-            "'\(name)' cannot name a provider: \(why). Example: --name \"Hacker News\""
+            "'\(name)' cannot name a provider: \(why). Example: --name \"Tech Digest\""
         case .invalidProviderName(let name):
-            "'\(name)' cannot be a provider name: use lowercase letters and digits in words joined by hyphens, such as hacker-news"
+            "'\(name)' cannot be a provider name: use lowercase letters and digits in words joined by hyphens, such as tech-digest"
         case .unknownCapability(let value):
             "'\(value)' is not a capability; choose one of \(Capability.allCases.map(\.rawValue).joined(separator: ", "))"
         case .targetExists(let path):

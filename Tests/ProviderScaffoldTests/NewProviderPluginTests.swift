@@ -14,7 +14,7 @@ import Testing
 @Suite("new-provider plugin, end to end")
 struct NewProviderPluginTests {
     static let providers: [(name: String, capability: Capability, target: String)] = [
-        ("Hacker News", .records, "HackerNewsProvider"),
+        ("Tech Digest", .records, "TechDigestProvider"),
         ("Sky Watch", .weather, "SkyWatchProvider"),
         ("Bug Base", .issues, "BugBaseProvider"),
         ("Film Finder", .movies, "FilmFinderProvider"),
@@ -42,12 +42,12 @@ struct NewProviderPluginTests {
 
         // The scaffold never overwrites, and names are validated before anything is written.
         let again = try await copy.swift([
-            "package", "--allow-writing-to-package-directory", "new-provider", "--name", "Hacker News", "--capability", "feed",
+            "package", "--allow-writing-to-package-directory", "new-provider", "--name", "Tech Digest", "--capability", "feed",
         ])
         #expect(again.status != 0)
         #expect(again.stderr.contains("refusing to overwrite"), "\(again.stderr)")
         let badName = try await copy.swift([
-            "package", "--allow-writing-to-package-directory", "new-provider", "--name", "Hacker-News!", "--capability", "records",
+            "package", "--allow-writing-to-package-directory", "new-provider", "--name", "Tech-Digest!", "--capability", "records",
         ])
         #expect(badName.status != 0)
         #expect(badName.stderr.contains("use only letters"), "\(badName.stderr)")

@@ -4,10 +4,10 @@ import Testing
 @Suite("Provider names")
 struct ProviderNameTests {
     @Test("words become an UpperCamelCase type prefix and a lowercase-hyphen provider name", arguments: [
-        ("Hacker News", "HackerNews", "hacker-news"),
-        ("  hacker   news ", "HackerNews", "hacker-news"),
+        ("Tech Digest", "TechDigest", "tech-digest"),
+        ("  tech   digest ", "TechDigest", "tech-digest"),
         ("GitHub", "GitHub", "github"),
-        ("Hacker News Provider", "HackerNews", "hacker-news"),
+        ("Tech Digest Provider", "TechDigest", "tech-digest"),
         ("open library 2", "OpenLibrary2", "open-library-2"),
     ])
     func derived(raw: String, typeName: String, providerName: String) throws {
@@ -19,7 +19,7 @@ struct ProviderNameTests {
     }
 
     @Test("names that cannot make Swift types are refused with the reason", arguments: [
-        ("", "empty"), ("2fast", "start with a letter"), ("Hacker-News", "letters"), ("Café", "letters"),
+        ("", "empty"), ("2fast", "start with a letter"), ("Tech-Digest", "letters"), ("Café", "letters"),
         ("Domain", "already a name"), (String(repeating: "a", count: 41), "40 characters"),
     ])
     func refused(raw: String, reason: String) {
@@ -32,10 +32,10 @@ struct ProviderNameTests {
 
     @Test("a chosen provider name must be lowercase words joined by hyphens")
     func providerNameOverride() throws {
-        #expect(try ProviderName("Hacker News", providerName: "hn").providerName == "hn")
-        #expect(throws: ScaffoldError.invalidProviderName("Hacker-News")) { try ProviderName("Hacker News", providerName: "Hacker-News") }
-        #expect(throws: ScaffoldError.invalidProviderName("hacker--news")) { try ProviderName("Hacker News", providerName: "hacker--news") }
-        #expect(try ProviderName("Hacker News").apiKeyVariable == "HACKER_NEWS_API_KEY")
+        #expect(try ProviderName("Tech Digest", providerName: "hn").providerName == "hn")
+        #expect(throws: ScaffoldError.invalidProviderName("Tech-Digest")) { try ProviderName("Tech Digest", providerName: "Tech-Digest") }
+        #expect(throws: ScaffoldError.invalidProviderName("tech--digest")) { try ProviderName("Tech Digest", providerName: "tech--digest") }
+        #expect(try ProviderName("Tech Digest").apiKeyVariable == "TECH_DIGEST_API_KEY")
     }
 
     @Test("capabilities are parsed case-insensitively and unknown ones list the choices")
