@@ -22,15 +22,17 @@ struct Aggregate: ParsableCommand {
               aggregate validate --manifest m.json   check a manifest; fetch nothing
               aggregate list                         which sources would run, and why
               aggregate providers                    providers and their options
-              aggregate schema > manifest.schema.json  the manifest's JSON Schema, for editors
+              aggregate schema                       the manifest's JSON Schema (editors)
               aggregate --new -f ndjson              only items not seen before (cron)
               aggregate --offline                    no network: cached data only
               aggregate cache stats                  what the response cache holds
               aggregate --sources movies --query X   search TMDB for X this run
               aggregate queries                      recent search queries
-              aggregate watch                        keep every source fresh; show what is new
-              aggregate serve                        the same, served over HTTP (dashboard, API, feeds)
-              aggregate sinks status                 what the sinks (webhooks, programs) still owe
+              aggregate watch                        keep sources fresh; show what is new
+              aggregate serve                        the same, served over HTTP
+              aggregate sinks status                 what the sinks still have to deliver
+              aggregate doctor                       check keys, store, hosts: no fetch
+              aggregate check-source words           run one source twice and check it
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
