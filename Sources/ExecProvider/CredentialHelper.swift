@@ -56,11 +56,14 @@ public enum CredentialHelper {
             executable: executable.path, arguments: Array(command.argv.dropFirst()), environment: childEnvironment,
             directory: command.baseDirectory.path, stdin: nil, stdout: output.write, stderr: errors.write)
         // A helper written just before (a test, a setup script) may still be open for writing in a fork
-        // elsewhere: ETXTBSY is tried again as exec sources do. Sleeping is fine on this thread of our own.
+        // elsewhere: ETXTBSY is tried again as exec sources do, waiting on a clock that a cancellation wakes.
+        let retryWake = DispatchSemaphore(value: 0)
+        let wakeRegistration = cancellation?.onCancel { retryWake.signal() }
         let spawned = ChildProcess.spawn(launch) { delay in
-            Thread.sleep(forTimeInterval: delay)
+            _ = retryWake.wait(timeout: .now() + delay)
             return cancellation?.isCancelled != true
         }
+        if let wakeRegistration { cancellation?.removeHandler(wakeRegistration) }
         close(output.write)
         close(errors.write)
         defer { close(output.read); close(errors.read) }
