@@ -67,13 +67,8 @@ struct AccessControl: Sendable {
     /// every name is fine: the token is the defence.
     func acceptsHost(_ request: Request) -> Bool {
         guard token == nil, let authority = request.head.authority, !authority.isEmpty else { return true }
-        let host: Substring
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = authority[authority.index(after: authority.startIndex)..<close]
-        } else {
-            host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        }
-        return ListenAddress(host: String(host), port: 0).isLoopback
+        // `Host` is `--listen`'s shape, its port optional.
+        return (ListenAddress(authority) ?? ListenAddress(authority + ":0"))?.isLoopback == true
     }
 
     /// Compares digests of both, so neither the length nor the first differing byte shows in the time taken.
