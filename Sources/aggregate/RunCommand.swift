@@ -155,11 +155,20 @@ struct RunCommand: ParsableCommand {
         // The JSON document's items wait in a temporary file, not in memory (the sources' summaries go first).
         let jsonSpool = format == .json && jq == nil && template == nil && sort == .source
             ? SpooledJSONDocument(limit: limit) : nil
+        let options = RenderOptions(
+            limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
+            width: Terminal.stdoutWidth, feed: feedOptions.metadata,
+            rowCap: format == .table ? RenderOptions.rowCap(stdoutIsTerminal: Terminal.stdoutIsTTY) : nil)
+        // CSV, the table, Markdown and a date order need every item first: they wait in a temporary file too.
+        let spooled = template == nil && (jq == nil || format == .ndjson) && SpooledReport.handles(format, order: sort)
+            ? SpooledReport(format: format, order: sort, options: options) : nil
         let output: RunOutput
         if let streamWriter {
             output = .stream { source, items, more in streamWriter.write(items, source: source.id, more: more) }
         } else if let jsonSpool {
             output = .stream { source, items, _ in jsonSpool.write(items, source: source.id) }
+        } else if let spooled {
+            output = .stream { source, items, _ in spooled.write(items, source: source.id) }
         } else {
             output = .collect
         }
@@ -181,11 +190,16 @@ struct RunCommand: ParsableCommand {
             for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
             for note in outcome.notes { Terminal.writeError("aggregate: \(note)\n") }
         }
-        let options = RenderOptions(
-            limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
-            width: Terminal.stdoutWidth, feed: feedOptions.metadata)
         if let template {
             stdout.write(template.render(report, options: options, now: now))
+        } else if let spooled {
+            let failure = if let ndjsonWriter {
+                spooled.finish(to: ndjsonWriter)
+            } else {
+                spooled.finish(report) { stdout.write(bytes: $0) }
+            }
+            ndjsonWriter?.flush()
+            if let failure { Terminal.writeError("aggregate: error: items were lost: \(failure)\n") }
         } else if let ndjsonWriter {
             if streamWriter == nil { ndjsonWriter.write(report.itemsInOutputOrder(limit: limit)) }
             ndjsonWriter.flush()

@@ -19,7 +19,21 @@ extension CSVRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
         let rows = report.itemsInOutputOrder(limit: options.limit)
         let fieldKeys = Set(rows.flatMap(\.item.fields.keys)).sorted()
-        var header = Self.fixedColumns
+        var line = ""
+        Self.appendHeader(fieldKeys: fieldKeys, to: &line)
+        output.write(line)
+        for row in rows {
+            line.removeAll(keepingCapacity: true)
+            Self.appendRow(row.item, source: row.source, fieldKeys: fieldKeys, to: &line)
+            output.write(line)
+        }
+    }
+}
+
+extension CSVRenderer {
+    /// The header: the fixed columns, then `fieldKeys` (sorted), renamed `fields.<key>` where they repeat one.
+    static func appendHeader(fieldKeys: [String], to line: inout String) {
+        var header = fixedColumns
         var used = Set(header)
         for key in fieldKeys {
             var name = key
@@ -27,23 +41,17 @@ extension CSVRenderer: ReportRenderer {
             used.insert(name)
             header.append(name)
         }
-
-        var line = ""
-        Self.append(header, to: &line)
-        output.write(line)
-        for row in rows {
-            let item = row.item
-            line.removeAll(keepingCapacity: true)
-            Self.append([
-                row.source, item.kind.rawValue, item.id, item.title, item.subtitle ?? "",
-                item.url?.absoluteString ?? "", item.date.map(ISO8601.string(from:)) ?? "",
-            ] + fieldKeys.map { item.fields[$0]?.displayText ?? "" }, to: &line)
-            output.write(line)
-        }
+        append(header, to: &line)
     }
-}
 
-extension CSVRenderer {
+    /// An item's row under the header of `fieldKeys`.
+    static func appendRow(_ item: Item, source: String, fieldKeys: [String], to line: inout String) {
+        append([
+            source, item.kind.rawValue, item.id, item.title, item.subtitle ?? "",
+            item.url?.absoluteString ?? "", item.date.map(ISO8601.string(from:)) ?? "",
+        ] + fieldKeys.map { item.fields[$0]?.displayText ?? "" }, to: &line)
+    }
+
     /// One record and its CRLF: a field is quoted (its quotes doubled) only when it holds a quote, a comma or a
     /// line break (RFC 4180).
     static func append(_ fields: [String], to line: inout String) {

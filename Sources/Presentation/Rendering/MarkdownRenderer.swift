@@ -15,12 +15,14 @@ public struct MarkdownRenderer {
         return "## \(name) (\(provider)) — " + parts.joined(separator: ", ")
     }
 
-    private func writeTable(_ kind: ItemKind, _ items: ArraySlice<Item>, to output: inout some TextOutputStream) {
-        let columns = KindColumn.columns(for: kind, items: items)
+    /// A run's table; `next` gives its items, in order.
+    private func writeTable(_ run: ItemRun, next: () -> Item?, to output: inout some TextOutputStream) {
+        let columns = run.columns
         let headers = columns.map { $0.header.prefix(1) + $0.header.dropFirst().lowercased() }
         output.write("| " + headers.joined(separator: " | ") + " |\n")
         output.write("|" + columns.map { $0.alignment == .right ? " ---: |" : " --- |" }.joined() + "\n")
-        for item in items {
+        for _ in 0..<run.count {
+            guard let item = next() else { return }
             let cells = columns.map { column in
                 let text = Self.escape(column.value(item))
                 guard column.isTitle, let url = item.url else { return text }
@@ -72,12 +74,22 @@ public struct MarkdownRenderer {
 
 extension MarkdownRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
+        render(report, options: options, to: &output) { index in
+            ShownSourceItems(report.sources[index], options: options, cap: nil, measuringWidths: false)
+        }
+    }
+
+    /// The document, each source's items from `shown` (the report's, or a spool's).
+    func render(
+        _ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream,
+        shown: (_ source: Int) -> ShownSourceItems
+    ) {
         output.write("# Aggregate report\n\nGenerated at \(ISO8601.string(from: report.generatedAt)).\n")
         guard !report.sources.isEmpty else {
             output.write("\n_No sources._\n")
             return
         }
-        for source in report.sources {
+        for (index, source) in report.sources.enumerated() {
             output.write("\n" + heading(source, options: options) + "\n")
             let isSkipped = source.status == .skipped
             if let error = source.error {
@@ -93,15 +105,15 @@ extension MarkdownRenderer: ReportRenderer {
                     output.write("- ⚠ " + Self.escape(warning, lineBreak: " ") + "\n")
                 }
             }
-            let shown = options.shownItems(source.items)
-            if shown.isEmpty, source.status == .ok || source.status == .stale {
+            let items = shown(index)
+            if items.runs.isEmpty, source.status == .ok || source.status == .stale {
                 output.write("\n_No items._\n")
             }
-            for run in shown.runsByKind {
+            for run in items.runs {
                 output.write("\n")
-                writeTable(run.kind, run.items, to: &output)
+                writeTable(run, next: items.next, to: &output)
             }
-            let hidden = SourceSummary.hiddenCount(of: source, options: options)
+            let hidden = items.hidden
             if hidden > 0 {
                 output.write("\n_… \(HumanFormat.count(hidden, "more item")) not shown._\n")
             }

@@ -11,11 +11,24 @@ public struct RenderOptions: Sendable {
     public var width: Int?
     /// Atom, RSS and JSON Feed: the feed's title and addresses.
     public var feed: FeedMetadata
+    /// Table: at most this many rows per source, then `… N more rows (use -f ndjson)`; nil shows every row.
+    /// Front ends set it only for a terminal (`terminalRowCap`), never for redirected output.
+    public var rowCap: Int?
+
+    /// The table's rows per source on a terminal: a few screens of scrollback, enough for any source a
+    /// person reads row by row; a source past it is data for a program (`-f ndjson`, `-f csv`).
+    public static let terminalRowCap = 1_000
+
+    /// `rowCap` for output that goes to a terminal or not.
+    public static func rowCap(stdoutIsTerminal: Bool) -> Int? {
+        stdoutIsTerminal ? terminalRowCap : nil
+    }
 
     public init(
         limit: Int? = nil, verbose: Bool = false, color: Bool = false, width: Int? = nil,
-        feed: FeedMetadata = FeedMetadata()
+        feed: FeedMetadata = FeedMetadata(), rowCap: Int? = nil
     ) {
+        self.rowCap = rowCap
         self.limit = limit
         self.verbose = verbose
         self.color = color

@@ -43,25 +43,21 @@ public struct TableRenderer {
         }
     }
 
+    /// A run's header and rows; `next` gives its items, in order.
     private func writeTable(
-        _ kind: ItemKind, _ items: ArraySlice<Item>, options: RenderOptions, to output: inout some TextOutputStream
+        _ run: ItemRun, next: () -> Item?, options: RenderOptions, to output: inout some TextOutputStream
     ) {
-        let candidates = KindColumn.columns(for: kind, items: items)
-        let cells = items.map { item in candidates.map { TerminalText.sanitized($0.value(item)) } }
-        // A column no row fills (no summaries, no labels in this source) is only noise; the first stays.
-        let filled = candidates.indices.filter { column in column == 0 || cells.contains { !$0[column].isEmpty } }
-        let columns = filled.map { candidates[$0] }
-        let rows = cells.map { row in filled.map { row[$0] } }
-        var widths = columns.indices.map { column in
-            rows.reduce(TerminalText.width(columns[column].header)) { max($0, TerminalText.width($1[column])) }
-        }
+        let columns = run.filledColumns.columns
+        var widths = run.filledColumns.widths
         if let width = options.width {
             let available = width - Self.indent.count - Self.gap.count * (columns.count - 1)
             widths = Self.fit(widths, into: available)
         }
         let header = line(columns.map(\.header), columns: columns, widths: widths)
         output.write(Self.indent + ANSIStyle.dim.apply(header, enabled: options.color) + "\n")
-        for row in rows {
+        for _ in 0..<run.count {
+            guard let item = next() else { return }
+            let row = columns.map { TerminalText.sanitized($0.value(item)) }
             output.write(Self.indent + line(row, columns: columns, widths: widths) + "\n")
         }
     }
@@ -104,6 +100,16 @@ public struct TableRenderer {
 
 extension TableRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
+        render(report, options: options, to: &output) { index in
+            ShownSourceItems(report.sources[index], options: options, cap: options.rowCap, measuringWidths: true)
+        }
+    }
+
+    /// The table, each source's items from `shown` (the report's, or a spool's).
+    func render(
+        _ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream,
+        shown: (_ source: Int) -> ShownSourceItems
+    ) {
         guard !report.sources.isEmpty else {
             output.write("No sources selected.\n")
             return
@@ -116,13 +122,16 @@ extension TableRenderer: ReportRenderer {
                 let mark = ANSIStyle.yellow.apply("⚠", enabled: options.color)
                 output.write("\(Self.indent)\(mark) \(TerminalText.sanitized(warning))\n")
             }
-            for (runIndex, run) in options.shownItems(source.items).runsByKind.enumerated() {
+            let items = shown(index)
+            for (runIndex, run) in items.runs.enumerated() {
                 if runIndex > 0 { output.write("\n") }
-                writeTable(run.kind, run.items, options: options, to: &output)
+                writeTable(run, next: items.next, options: options, to: &output)
             }
-            let hidden = SourceSummary.hiddenCount(of: source, options: options)
-            if hidden > 0 {
-                output.write(Self.indent + ANSIStyle.dim.apply("… \(hidden) more", enabled: options.color) + "\n")
+            if items.cut > 0 {
+                let more = "… \(items.cut + items.hidden) more rows (use -f ndjson)"
+                output.write(Self.indent + ANSIStyle.dim.apply(more, enabled: options.color) + "\n")
+            } else if items.hidden > 0 {
+                output.write(Self.indent + ANSIStyle.dim.apply("… \(items.hidden) more", enabled: options.color) + "\n")
             }
         }
     }

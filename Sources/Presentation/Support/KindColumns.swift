@@ -13,6 +13,13 @@ extension KindColumn {
     /// Columns for a run of items of one `kind`. Issues from several repositories are numbered
     /// `owner/name#12` instead of `#12`.
     static func columns(for kind: ItemKind, items: some Collection<Item>) -> [KindColumn] {
+        var repositories = RepositorySpread()
+        if kind == .issue { for item in items { repositories.add(item) } }
+        return columns(for: kind, qualified: repositories.isMany)
+    }
+
+    /// Columns for a run of items of one `kind`; `qualified`: its issues come from several repositories.
+    static func columns(for kind: ItemKind, qualified: Bool) -> [KindColumn] {
         let title = KindColumn(header: "TITLE", isTitle: true) { $0.title }
         let date = KindColumn(header: "DATE") { item in item.date.map(HumanFormat.date) ?? "" }
         switch kind {
@@ -37,8 +44,6 @@ extension KindColumn {
                 },
             ]
         case .issue:
-            let repositories = Set(items.compactMap { $0.fields["repository"]?.stringValue })
-            let qualified = repositories.count > 1
             return [
                 KindColumn(header: "#", alignment: .right) { item in
                     guard let number = item.fields["number"]?.displayText else { return item.id }
@@ -97,18 +102,14 @@ extension KindColumn {
     }
 }
 
-extension Collection where Element == Item {
-    /// Consecutive items of one kind, in order: a source usually has one run, a mixed source several.
-    var runsByKind: [(kind: ItemKind, items: ArraySlice<Item>)] {
-        let items = Array(self)
-        var runs: [(kind: ItemKind, items: ArraySlice<Item>)] = []
-        var start = items.startIndex
-        while start < items.endIndex {
-            let kind = items[start].kind
-            let end = items[start...].firstIndex { $0.kind != kind } ?? items.endIndex
-            runs.append((kind, items[start..<end]))
-            start = end
-        }
-        return runs
+/// Whether a run's issues come from more than one repository (then they are numbered `owner/name#12`),
+/// followed item by item in constant memory.
+struct RepositorySpread: Sendable {
+    private var first: String?
+    private(set) var isMany = false
+
+    mutating func add(_ item: Item) {
+        guard !isMany, let repository = item.fields["repository"]?.stringValue else { return }
+        if let first { isMany = repository != first } else { first = repository }
     }
 }

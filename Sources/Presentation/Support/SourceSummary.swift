@@ -15,8 +15,4 @@ enum SourceSummary {
         guard source.status != .skipped || source.itemCount > 0 else { return nil }
         return HumanFormat.count(source.itemCount, "item")
     }
-
-    static func hiddenCount(of source: SourceReport, options: RenderOptions) -> Int {
-        source.items.count - options.shownItems(source.items).count
-    }
 }
