@@ -26,7 +26,7 @@ struct ItemSpool: Sendable {
     ///   - order: how a date order compares records; nil keeps the file's order.
     ///   - file: a new temporary file, or `.closed` for a spool that takes nothing.
     init(order: SpoolOrder.Comparison?, file: SpoolFile = SpoolFile()) {
-        self.order = order.map(SpoolOrder.init)
+        self.order = order.map { SpoolOrder($0) }
         self.file = file
         buffer.reserveCapacity(SpoolFile.chunkSize + 4096)
     }

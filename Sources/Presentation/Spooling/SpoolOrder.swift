@@ -15,20 +15,22 @@ struct SpoolOrder: Sendable {
         }
     }
 
-    static let runLength = 131_072
+    static let defaultRunLength = 131_072
 
     let comparison: Comparison
+    private let runLength: Int
     private var pending: [ItemSpool.Entry] = []
     private var runs = SpoolFile.closed
     private var runCounts: [Int] = []
 
-    init(_ comparison: Comparison) {
+    init(_ comparison: Comparison, runLength: Int = SpoolOrder.defaultRunLength) {
         self.comparison = comparison
+        self.runLength = max(1, runLength)
     }
 
     mutating func add(_ entry: ItemSpool.Entry) {
         pending.append(entry)
-        if pending.count == Self.runLength { spillRun() }
+        if pending.count == runLength { spillRun() }
     }
 
     private mutating func spillRun() {
