@@ -36,8 +36,9 @@ struct ItemSpool: Sendable {
 
     mutating func append(_ item: Item, source: Int) {
         if order != nil {
-            let date = item.date?.timeIntervalSinceReferenceDate ?? -.infinity
-            order?.add(Entry(date: date, place: UInt64(source) << 48 | UInt64(end)))
+            let entry = Entry(date: item.date?.timeIntervalSinceReferenceDate ?? -.infinity,
+                              place: UInt64(source) << 48 | UInt64(end))
+            order?.add(entry)
         }
         ItemRecord.append(item, source: source, to: &buffer)
         if buffer.count >= SpoolFile.chunkSize { flush() }

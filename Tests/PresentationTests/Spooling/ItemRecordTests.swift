@@ -25,14 +25,15 @@ struct ItemRecordTests {
         for (index, item) in Self.items.enumerated() { ItemRecord.append(item, source: index * 1000, to: &bytes) }
         var offset = 0
         for (index, item) in Self.items.enumerated() {
-            bytes.withUnsafeBytes { all in
+            let read = bytes.withUnsafeBytes { all -> (length: Int, source: Int, item: Item)? in
                 let rest = UnsafeRawBufferPointer(rebasing: all[offset...])
-                guard let length = ItemRecord.length(rest) else { return Issue.record("no length") }
-                let (source, read) = ItemRecord.read(UnsafeRawBufferPointer(rebasing: rest[0..<length]))
-                #expect(source == index * 1000)
-                #expect(read == item)
-                offset += length
+                guard let length = ItemRecord.length(rest) else { return nil }
+                let (source, item) = ItemRecord.read(UnsafeRawBufferPointer(rebasing: rest[0..<length]))
+                return (length, source, item)
             }
+            #expect(read?.source == index * 1000)
+            #expect(read?.item == item)
+            offset += read?.length ?? bytes.count
         }
         #expect(offset == bytes.count)
     }
