@@ -160,7 +160,9 @@ struct RunCommand: ParsableCommand {
             width: Terminal.stdoutWidth, feed: feedOptions.metadata,
             rowCap: format == .table ? RenderOptions.rowCap(stdoutIsTerminal: Terminal.stdoutIsTTY) : nil)
         // CSV, the table, Markdown and a date order need every item first: they wait in a temporary file too.
-        let spooled = template == nil && (jq == nil || format == .ndjson) && SpooledReport.handles(format, order: sort)
+        // Not with --dedupe: these formats keep the fuller copy with its alsoIn (README), which a stream cannot.
+        let spooled = template == nil && (jq == nil || format == .ndjson) && shaping.dedupe == nil
+            && SpooledReport.handles(format, order: sort)
             ? SpooledReport(format: format, order: sort, options: options) : nil
         let output: RunOutput
         if let streamWriter {
