@@ -67,12 +67,7 @@ final class TransportPool: Sendable {
         let delegate = SessionDelegate()
         let made = Session(
             session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil), delegate: delegate)
-        // Made outside the lock; when two first requests race, the first one stored is kept.
-        let (kept, extra) = sessions.withLock { stored -> (Session, Session?) in
-            if let existing = stored[key] { return (existing, made) }
-            stored[key] = made
-            return (made, nil)
-        }
+        let (kept, extra) = Self.keepFirst(made, at: key, in: sessions)
         extra?.session.finishTasksAndInvalidate()
         return kept
     }
@@ -92,15 +87,23 @@ final class TransportPool: Sendable {
             },
             decompression: .enabled(limit: .none))
         settings.connectionPool.retryConnectionEstablishment = false
-        // Made outside the lock (it reads CA files); when two first requests race, the first one stored is kept.
         let made = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: settings)
-        let (kept, extra) = clients.withLock { stored -> (AsyncHTTPClient.HTTPClient, AsyncHTTPClient.HTTPClient?) in
+        let (kept, extra) = Self.keepFirst(made, at: key, in: clients)
+        extra?.shutdown { _ in }
+        return kept
+    }
+
+    /// Stores `made` at `key` unless a racing first request stored one already: transports are made outside
+    /// the lock (making one reads CA files), and the first stored is kept. Returns the kept one and the extra
+    /// one to close, if any.
+    private static func keepFirst<Key: Hashable & Sendable, Value: Sendable>(
+        _ made: Value, at key: Key, in entries: borrowing Mutex<[Key: Value]>
+    ) -> (kept: Value, extra: Value?) {
+        entries.withLock { stored in
             if let existing = stored[key] { return (existing, made) }
             stored[key] = made
             return (made, nil)
         }
-        extra?.shutdown { _ in }
-        return kept
     }
 
     /// How many URLSessions and AsyncHTTPClients the pool holds (for tests).
