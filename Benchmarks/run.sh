@@ -34,9 +34,14 @@ if [ "$(uname -s)" = Linux ]; then
 fi
 (cd "$root" && "${build[@]}" --product aggregate >&2)
 binary="$(cd "$root" && "${build[@]}" --show-bin-path)/aggregate"
-# libcurl is loaded by the first URLSession transfer (Sources/CCurlOnDemand), never by the dynamic loader.
-if command -v readelf > /dev/null && readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then
-    echo "warning: $binary names libcurl as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
+# libcurl, libxml2 and libjq are loaded by the first call that needs them (Sources/CLibraryOnDemand), never by the
+# dynamic loader.
+if command -v readelf > /dev/null; then
+    for library in libcurl libxml2 libjq; do
+        if readelf -d "$binary" | grep -q "NEEDED.*$library"; then
+            echo "warning: $binary names $library as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
+        fi
+    done
 fi
 
 python3 "$here/bench.py" "$binary" "$runs"
