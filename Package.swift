@@ -174,6 +174,12 @@ let package = Package(
             "App", "Presentation", "Domain", "ProviderKit", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: [
+            // `--static-swift-stdlib` links with `-export-dynamic`: all 54,000 of the binary's own symbols went
+            // into its dynamic symbol table, for nothing to look up (no library or plugin links against the
+            // tool), and the runtime's start-up `dladdr` walked them on every start. Measured: 10 % of a tiny
+            // run's CPU (BENCHMARKS.md, "Cold start"). Crash backtraces read the symbol table, not this one.
+            .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
         ]),
 
         // MARK: - Plugins
