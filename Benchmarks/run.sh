@@ -42,6 +42,11 @@ if command -v readelf > /dev/null; then
             echo "warning: $binary names $library as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
         fi
     done
+    # The tool exports no symbols of its own (Package.swift, --no-export-dynamic): a few hundred from libraries.
+    exported="$(readelf --dyn-syms -W "$binary" | wc -l)"
+    if [ "$exported" -gt 5000 ]; then
+        echo "warning: $binary exports $exported dynamic symbols: every start pays for them (see BENCHMARKS.md)" >&2
+    fi
 fi
 
 python3 "$here/bench.py" "$binary" "$runs"
