@@ -272,5 +272,5 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
-extension ItemOrder: ExpressibleByArgument {}
+extension OutputFormat: EnumArgument {}
+extension ItemOrder: EnumArgument {}
