@@ -46,6 +46,15 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
+    /// `key(_:)` for a key known to need no escaping (the output contract's own), copied as it is.
+    mutating func fixedKey(_ key: StaticString) {
+        separate()
+        byte(UInt8(ascii: "\""))
+        raw(key)
+        if pretty { raw("\": ") } else { raw("\":") }
+        afterKey = true
+    }
+
     private mutating func begin(_ bracket: UInt8) {
         separate()
         openContainer(bracket)
@@ -135,18 +144,6 @@ public struct JSONWriter: Sendable {
         if pretty { writePretty(value) } else { writeCompact(value) }
     }
 
-    // MARK: - For the writer's extensions (compact values written without the container calls)
-
-    var isPretty: Bool { pretty }
-
-    /// What goes before a value (`separate()`), for a value then written whole with the calls below.
-    mutating func beginValue() { separate() }
-
-    /// A value, no separator first.
-    mutating func writeValue(_ value: JSONValue) {
-        if pretty { writePretty(value) } else { writeCompact(value) }
-    }
-
     // MARK: - Writing
 
     private mutating func writeCompact(_ value: JSONValue) {
@@ -220,7 +217,7 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: JSONValue.format(value).utf8)
     }
 
-    mutating func writeString(_ value: String) {
+    private mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
