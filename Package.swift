@@ -64,14 +64,18 @@ let package = Package(
         ]),
         // libcurl for URLSession, loaded on first use (dlopen) rather than by the dynamic loader before main: with it
         // and its 33 dependencies gone from the start, a tiny run starts a third faster (BENCHMARKS.md).
-        .target(name: "CCurlOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(name: "CCurlOnDemand", dependencies: ["CLibraryOnDemand"]),
+        // dlopen once, by the first call, for the system libraries a run may not need (curl, libxml2, libjq).
+        .target(name: "CLibraryOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
-        .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2"]),
+        .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2", "CLibXML2OnDemand"]),
         // The system's libxml2 (libxml2-dev), as the store links the system's SQLite: a missing header stops the
-        // build naming the package to install.
-        .systemLibrary(
-            name: "CLibXML2", pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+        // build naming the package to install. On Linux it only declares the API (the header path is set below)
+        // and the library is loaded by the first feed parsed (CLibXML2OnDemand), not by every start.
+        libXML2Declarations,
+        .target(name: "CLibXML2OnDemand", dependencies: ["CLibXML2", "CLibraryOnDemand"], linkerSettings: [
+            .linkedLibrary("xml2", .when(platforms: [.macOS])),
+        ]),
 
         // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
         // response cache, last good copy of each source, item history, recent queries.
@@ -96,7 +100,10 @@ let package = Package(
         .target(name: "CProcessSpawn"),
         // `--jq` on the system's libjq (libjq-dev), as the SQLite store links the system's SQLite: the jq
         // language is the library's; a missing header stops the build naming the package to install.
-        .target(name: "CJQ", linkerSettings: [.linkedLibrary("jq")]),
+        // On Linux libjq is loaded by the first filter compiled (jq_on_demand.c), not by every start.
+        .target(name: "CJQ", dependencies: ["CLibraryOnDemand"], linkerSettings: [
+            .linkedLibrary("jq", .when(platforms: [.macOS])),
+        ]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: ["Domain", "ProviderKit"]),
@@ -167,6 +174,12 @@ let package = Package(
             "App", "Presentation", "Domain", "ProviderKit", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: [
+            // `--static-swift-stdlib` links with `-export-dynamic`: all 54,000 of the binary's own symbols went
+            // into its dynamic symbol table, for nothing to look up (no library or plugin links against the
+            // tool), and the runtime's start-up `dladdr` walked them on every start. Measured: 10 % of a tiny
+            // run's CPU (BENCHMARKS.md, "Cold start"). Crash backtraces read the symbol table, not this one.
+            .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
         ]),
 
         // MARK: - Plugins
@@ -302,6 +315,16 @@ if let only = Context.environment["AGGREGATE_ONLY"], !only.isEmpty {
     package.products = []
 }
 
+// libxml2's headers. pkg-config would also put `-lxml2` on the link line, before any `--as-needed`, and with it
+// libxml2, ICU, liblzma and zlib back among the libraries every start loads: on Linux the path is given here,
+// where Debian, Ubuntu and Fedora all install them, to every target (a module importing FeedParsing needs them).
+#if os(Linux)
+for target in package.targets where target.type != .plugin && target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
+    target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-I/usr/include/libxml2"])]
+}
+#endif
+
 // Shared settings, applied once: Swift 6 language mode (strict concurrency) everywhere.
 for target in package.targets where target.type != .plugin && target.type != .system {
     var settings = target.swiftSettings ?? []
@@ -315,4 +338,13 @@ for target in package.targets where ["HTTPClientLive", "App", "Server", "aggrega
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux])),
     ]
+}
+
+/// The CLibXML2 module: found with pkg-config where libxml2 is linked as usual, declarations only on Linux.
+var libXML2Declarations: Target {
+    #if os(Linux)
+    .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])])
+    #else
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])])
+    #endif
 }

@@ -40,9 +40,19 @@ if [ "$(uname -s)" = Linux ]; then
 fi
 (cd "$root" && "${build[@]}" --product aggregate >&2)
 binary="$(cd "$root" && "${build[@]}" --show-bin-path)/aggregate"
-# libcurl is loaded by the first URLSession transfer (Sources/CCurlOnDemand), never by the dynamic loader.
-if command -v readelf > /dev/null && readelf -d "$binary" | grep -q 'NEEDED.*libcurl'; then
-    echo "warning: $binary names libcurl as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
+# libcurl, libxml2 and libjq are loaded by the first call that needs them (Sources/CLibraryOnDemand), never by the
+# dynamic loader.
+if command -v readelf > /dev/null; then
+    for library in libcurl libxml2 libjq; do
+        if readelf -d "$binary" | grep -q "NEEDED.*$library"; then
+            echo "warning: $binary names $library as a needed library: every start pays for it (see BENCHMARKS.md)" >&2
+        fi
+    done
+    # The tool exports no symbols of its own (Package.swift, --no-export-dynamic): a few hundred from libraries.
+    exported="$(readelf --dyn-syms -W "$binary" | wc -l)"
+    if [ "$exported" -gt 5000 ]; then
+        echo "warning: $binary exports $exported dynamic symbols: every start pays for them (see BENCHMARKS.md)" >&2
+    fi
 fi
 
 python3 "$here/bench.py" "$binary" "$runs"

@@ -43,7 +43,9 @@ struct SourceServices: Sendable {
 extension AppDIContainer {
     /// The live HTTP clients of this container's runs: the proxy and CA variables of its environment, the
     /// manifest's `defaults.caFile`, and its one limit on requests in flight (`defaults.maxConcurrentRequests`),
-    /// shared by every source of every run the container makes (a watch's and a server's too).
+    /// shared by every source of every run the container makes (a watch's and a server's too). The connections
+    /// behind them are the process's (HTTPClientLive's `TransportPool`), sized by that limit: nothing to open
+    /// per run or close after one.
     var liveHTTP: LiveHTTPClientFactory {
         LiveHTTPClientFactory(
             network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)

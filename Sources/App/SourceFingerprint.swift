@@ -1,6 +1,7 @@
 import Crypto
 import Domain
 import Foundation
+import HTTPClient
 import ProviderKit
 
 /// The fingerprint of what a source fetches: its stored identity beside its id (`SourceIdentity`).
@@ -34,7 +35,7 @@ enum SourceFingerprint {
         }
         writer.endObject()
         let digest = SHA256.hash(data: Data(writer.bytes))
-        return digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return digest.prefix(16).hexDigits
     }
 
     private static func canonical(_ value: JSONValue, into writer: inout JSONWriter) {

@@ -5,7 +5,8 @@
 // relocated before main on every start, also by runs that never make a request: measured, that was a third of
 // a tiny run's cold start (BENCHMARKS.md, "Round two (issue 20)"). HTTPClientLive is compiled with
 // `-disable-autolink-library curl`, so nothing asks the linker for libcurl; these definitions satisfy
-// FoundationNetworking's references instead and forward to the real functions, found with dlopen/dlsym once.
+// FoundationNetworking's references instead and forward to the real functions, found with dlopen/dlsym once
+// (CLibraryOnDemand).
 //
 // Where Foundation is linked dynamically (debug builds, macOS) these are never reached or merely forward to the
 // libcurl already loaded. The variadic setopt/getinfo functions forward their one argument as a pointer-sized
@@ -13,12 +14,9 @@
 // (x86_64, aarch64) this file is built for.
 #if defined(__linux__)
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include "CCurlOnDemand.h"
+#include "CLibraryOnDemand.h"
 
 #define CURL_FUNCTIONS(X)                                                                                    \
     X(curl_global_init) X(curl_easy_init) X(curl_easy_cleanup) X(curl_easy_setopt) X(curl_easy_getinfo)     \
@@ -31,43 +29,16 @@ enum {
 #define INDEX(name) index_##name,
     CURL_FUNCTIONS(INDEX)
 #undef INDEX
-    function_count
 };
 
-static const char *const names[function_count] = {
+static const char *const sonames[] = {"libcurl.so.4", "libcurl.so", NULL};
+static const char *const names[] = {
 #define NAME(name) #name,
     CURL_FUNCTIONS(NAME)
 #undef NAME
 };
-
-static void *functions[function_count];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    static const char *const candidates[] = {"libcurl.so.4", "libcurl.so"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates && library == NULL; i++) {
-        library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        const char *reason = dlerror();
-        fprintf(stderr, "aggregate: HTTP needs libcurl, which cannot be loaded (%s); install it (Debian: apt-get install libcurl4)\n",
-                reason ? reason : "not found");
-        exit(70);
-    }
-    for (int i = 0; i < function_count; i++) {
-        functions[i] = dlsym(library, names[i]);
-        if (functions[i] == NULL) {
-            fprintf(stderr, "aggregate: the libcurl installed has no %s; install libcurl 7.62 or later\n", names[i]);
-            exit(70);
-        }
-    }
-}
-
-static inline void *function(int index) {
-    pthread_once(&once, load);
-    return functions[index];
-}
+static void *symbols[sizeof names / sizeof *names];
+static aggregate_library curl = AGGREGATE_LIBRARY(sonames, names, symbols, "HTTP", "libcurl4");
 
 // Opaque handles and enums as libcurl declares them, by their ABI: pointers, int-sized enums and sockets.
 typedef int (*int_long)(long);
@@ -87,7 +58,7 @@ typedef int (*int_ptr_int_str_uint)(void *, int, const char *, unsigned int);
 typedef char *(*str_void)(void);
 typedef void *(*ptr_int)(int);
 
-#define CALL(type, name) ((type)function(index_##name))
+#define CALL(type, name) ((type)aggregate_library_symbol(&curl, index_##name))
 
 int curl_global_init(long flags) { return CALL(int_long, curl_global_init)(flags); }
 void *curl_easy_init(void) { return CALL(ptr_void, curl_easy_init)(); }

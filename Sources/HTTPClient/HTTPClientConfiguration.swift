@@ -2,16 +2,17 @@ import Foundation
 import Logging
 import ProviderKit
 
-/// How one source's HTTP client behaves. Built per source (see `HTTPSourceOptions`), so each source has its
-/// own connection pool sized to its `concurrency`.
+/// How one source's HTTP client behaves. Built per source (see `HTTPSourceOptions`); the connections behind it
+/// are the process's, shared by every source (HTTPClientLive's `TransportPool`), and what is the source's own
+/// goes with each request.
 public struct HTTPClientConfiguration: Sendable {
     /// Sent as `User-Agent` unless a request sets its own.
     public static let toolVersion = ToolVersion.current
     public static let defaultUserAgent = "aggregate/\(toolVersion)"
     public static let defaultMaxResponseBytes = 16 << 20
 
-    /// Parallel connections to one host. URLSession on Linux defaults to 6, which would silently cap a
-    /// source's `concurrency`; this is set from it.
+    /// The source's `concurrency`: most of its requests in flight at once. The live clients hold each attempt
+    /// to it; their shared connections are limited by `requestSlots` instead when there is one.
     public var maxConnectionsPerHost: Int
     /// The longest one attempt may take; each attempt is also cut to the time the source has left.
     public var requestTimeout: TimeInterval

@@ -33,7 +33,7 @@ public enum ResponseCacheKey {
         let credentials = credentialMaterial(of: request)
         guard !credentials.isEmpty else { return "" }
         let digest = SHA256.hash(data: Data(credentials.sorted().joined(separator: "\u{0}").utf8))
-        return " cred=" + digest.map { String(format: "%02x", $0) }.joined()
+        return " cred=" + digest.hexDigits
     }
 
     /// Every credential value the request carries, by where it is.

@@ -32,6 +32,9 @@ protocol AttemptTransport: Sendable {
     ) -> AttemptStop?
     /// What the verbose line adds about the way the request goes ("via proxy http://host:port"), or nil.
     func routeNote(for request: HTTPRequest) -> String?
+    /// The source's own limit on its requests in flight (its `concurrency`): the transport's connections are
+    /// shared by every source (`TransportPool`), so their limit no longer holds a source back.
+    var sourceSlots: RequestSlots { get }
 }
 
 extension AttemptTransport {
@@ -61,8 +64,9 @@ final class Exchange: Sendable {
         var finished = false
         /// Stops the current attempt's transfer; taken (and called) once its first outcome was acted on.
         var stopAttempt: AttemptStop?
-        /// The current attempt's slot of the process-wide limit, given back with its first outcome.
-        var slot: RequestSlot?
+        /// The current attempt's slots (the source's, then the process-wide limit's), given back with its
+        /// first outcome.
+        var slots: [RequestSlot] = []
     }
 
     private let request: HTTPRequest
@@ -87,29 +91,29 @@ final class Exchange: Sendable {
     /// Seconds the source has left (infinite without a deadline).
     private var remaining: Double { cancellation.remainingSeconds ?? .infinity }
 
-    /// Sends the next attempt once the process-wide limit has a slot for it (at once without a limit).
+    /// Sends the next attempt once the source's `concurrency` and then the process-wide limit have a slot for it.
+    /// The source's slot is taken first, so a source waiting on its own limit never holds one of the process's.
     func startAttempt() {
-        guard let slots = configuration.requestSlots else {
-            send(holding: nil)
-            return
+        transport.sourceSlots.acquire { [self] own in
+            guard let shared = configuration.requestSlots else { return send(holding: [own]) }
+            shared.acquire { [self] slot in send(holding: [own, slot]) }
         }
-        slots.acquire { [self] slot in send(holding: slot) }
     }
 
-    private func send(holding slot: RequestSlot?) {
+    private func send(holding slots: [RequestSlot]) {
         let timeout = min(configuration.requestTimeout, remaining)
         guard !cancellation.isCancelled, timeout > 0.01 else {
-            slot?.release()
+            slots.forEach { $0.release() }
             finish(.failure(SourceError(.timeout, "the source's time ran out before \(request.method.rawValue) \(request.redactedURL) was sent")))
             return
         }
         let attempt: Int? = state.withLock { state in
             guard !state.finished else { return nil }
-            state.slot = slot
+            state.slots = slots
             return state.attempt
         }
         guard let attempt else {
-            slot?.release()
+            slots.forEach { $0.release() }
             return
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
@@ -136,14 +140,14 @@ final class Exchange: Sendable {
     /// Acts on the first outcome of the current attempt; a later one (the transfer of an attempt that
     /// already timed out) is ignored.
     private func handle(_ outcome: AttemptOutcome, attempt: Int) {
-        let (isFirst, stop, slot) = state.withLock { state -> (Bool, AttemptStop?, RequestSlot?) in
-            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil, nil) }
+        let (isFirst, stop, slots) = state.withLock { state -> (Bool, AttemptStop?, [RequestSlot]) in
+            guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil, []) }
             state.handledAttempt = attempt
-            defer { (state.stopAttempt, state.slot) = (nil, nil) }
-            return (true, state.stopAttempt, state.slot)
+            defer { (state.stopAttempt, state.slots) = (nil, []) }
+            return (true, state.stopAttempt, state.slots)
         }
         guard isFirst else { return }
-        slot?.release()
+        slots.forEach { $0.release() }
         // The transfer is no longer waited for: when the exchange's timer won, it would otherwise hold its
         // connection until the transport's own timeout.
         stop?()
@@ -195,15 +199,15 @@ final class Exchange: Sendable {
     }
 
     func finish(_ result: Result<HTTPResponse, SourceError>) {
-        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?, slot: RequestSlot?)? in
+        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?, slots: [RequestSlot])? in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { (state.stopAttempt, state.slot) = (nil, nil) }
-            return (state.attempt, state.stopAttempt, state.slot)
+            defer { (state.stopAttempt, state.slots) = (nil, []) }
+            return (state.attempt, state.stopAttempt, state.slots)
         }
-        guard let (retries, stop, slot) = finished else { return }
+        guard let (retries, stop, slots) = finished else { return }
         stop?()
-        slot?.release()
+        slots.forEach { $0.release() }
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
         let completion = self.completion

@@ -4,7 +4,8 @@ import HTTPClient
 import Synchronization
 
 /// Makes each source's live client, on its first request: building a source (validating a manifest,
-/// planning a run whose source is then skipped) opens nothing.
+/// planning a run whose source is then skipped) opens nothing. Every client sends through the process's shared
+/// connections (`TransportPool`), so a client is cheap and holds no connection of its own.
 ///
 /// URLSession is the default. A source gets `SwiftNIOHTTPClient` (AsyncHTTPClient) instead when it needs what
 /// URLSession on Linux cannot do (`Transport.choose`): other CAs than the system's, a proxy, or

@@ -8,10 +8,11 @@ import NIOHTTP1
 import NIOSSL
 import Synchronization
 
-/// The HTTP client over AsyncHTTPClient (SwiftNIO, BoringSSL), one per source, for what URLSession on Linux
-/// cannot do (measured; docs/ARCHITECTURE.md, "TLS and proxies"): trusting a CA of our choosing (`caFile`,
-/// `SSL_CERT_FILE`, `SSL_CERT_DIR`), a proxy of our choosing per request (`proxy`, the proxy variables with
-/// `NO_PROXY` as `NetworkEnvironment` reads them), `insecureSkipVerify` for loopback hosts.
+/// The HTTP client over AsyncHTTPClient (SwiftNIO, BoringSSL) of one source, sending through the process's
+/// shared AsyncHTTPClient for its trust, proxy route and connection limit (`TransportPool`), for what
+/// URLSession on Linux cannot do (measured; docs/ARCHITECTURE.md, "TLS and proxies"): trusting a CA of our
+/// choosing (`caFile`, `SSL_CERT_FILE`, `SSL_CERT_DIR`), a proxy of our choosing per request (`proxy`, the
+/// proxy variables with `NO_PROXY` as `NetworkEnvironment` reads them), `insecureSkipVerify` for loopback hosts.
 ///
 /// The exchange around each attempt (retries, timers, size cap, verbose line) is the one URLSession's client
 /// uses. AsyncHTTPClient's own connection retries are off, so a refused connection or a bad certificate is
@@ -21,8 +22,8 @@ public final class SwiftNIOHTTPClient: HTTPFetching {
     private let configuration: HTTPClientConfiguration
     private let network: NetworkEnvironment
     private let tls: TLSConfiguration
-    /// One AsyncHTTPClient per proxy route (nil: direct), made on first use: its proxy is per client.
-    private let clients = Mutex<[ProxyEndpoint?: AsyncHTTPClient.HTTPClient]>([:])
+    /// This source's `concurrency`, held by each attempt beside the process-wide limit.
+    let sourceSlots: RequestSlots
 
     static let maxRedirects = 10
 
@@ -30,12 +31,7 @@ public final class SwiftNIOHTTPClient: HTTPFetching {
         self.configuration = configuration
         self.network = network
         self.tls = Self.tlsConfiguration(caFile: configuration.caFile, network: network)
-    }
-
-    deinit {
-        for client in clients.withLock({ Array($0.values) }) {
-            client.shutdown { _ in }
-        }
+        self.sourceSlots = RequestSlots(limit: configuration.maxConnectionsPerHost)
     }
 
     public func fetch(
@@ -67,29 +63,18 @@ public final class SwiftNIOHTTPClient: HTTPFetching {
         configuration.insecureSkipVerify && url.scheme?.lowercased() == "https" && Redactor.isLoopback(host: url.host)
     }
 
+    /// The shared AsyncHTTPClient for `proxy` (nil: direct): its proxy, trust and connect timeout are per client.
     private func client(for proxy: ProxyEndpoint?) -> AsyncHTTPClient.HTTPClient {
-        if let made = clients.withLock({ $0[proxy] }) { return made }
-        var settings = AsyncHTTPClient.HTTPClient.Configuration(
-            tlsConfiguration: tls, redirectConfiguration: .disallow,
-            timeout: .init(connect: .milliseconds(Int64(configuration.requestTimeout * 1000))),
-            connectionPool: .init(idleTimeout: .seconds(60),
-                                  concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maxConnectionsPerHost),
-            proxy: proxy.map { endpoint in
-                .server(host: endpoint.host, port: endpoint.port, authorization: endpoint.username.map { user in
-                    .basic(username: user, password: endpoint.password ?? "")
-                })
-            },
-            decompression: .enabled(limit: .none))
-        settings.connectionPool.retryConnectionEstablishment = false
-        // Made outside the lock; when two first requests race, the first one stored is kept.
-        let made = AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: settings)
-        let (kept, extra) = clients.withLock { stored -> (AsyncHTTPClient.HTTPClient, AsyncHTTPClient.HTTPClient?) in
-            if let existing = stored[proxy] { return (existing, made) }
-            stored[proxy] = made
-            return (made, nil)
-        }
-        extra?.shutdown { _ in }
-        return kept
+        let key = TransportPool.ClientKey(
+            maxConnectionsPerHost: configuration.sharedConnectionLimit, caFile: configuration.caFile,
+            certificateFile: network.certificateFile, certificateDirectory: network.certificateDirectory, proxy: proxy,
+            connectTimeoutMilliseconds: Int64(configuration.requestTimeout * 1000))
+        return TransportPool.shared.client(key, tls: tls)
+    }
+
+    /// Which shared AsyncHTTPClient a request to `proxy` goes through (for tests).
+    func sharedClientID(for proxy: ProxyEndpoint?) -> ObjectIdentifier {
+        ObjectIdentifier(client(for: proxy))
     }
 }
 

@@ -7,7 +7,9 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The HTTP client over URLSession (libcurl on Linux), one per source.
+/// The HTTP client over URLSession (libcurl on Linux) of one source, sending through the process's shared
+/// URLSession (`TransportPool`): what is the source's own (timeouts, size cap, redirect rule, retries, its
+/// `concurrency`) goes with each request, so sources share connections but not settings.
 ///
 /// Completion-handler based, like the Domain's fan-out: nothing here blocks a thread or uses Swift
 /// concurrency. Each attempt is bounded by `requestTimeout` and by the time the source has left (the
@@ -22,32 +24,15 @@ import FoundationNetworking
 /// `CURLOPT_PROXY` (`connectionProxyDictionary` is ignored). `LiveHTTPClientFactory` therefore uses it only
 /// for sources that need neither (docs/ARCHITECTURE.md, "TLS and proxies").
 public final class URLSessionHTTPClient: HTTPFetching {
-    private let session: URLSession
-    private let delegate: SessionDelegate
+    private let shared: TransportPool.Session
     private let configuration: HTTPClientConfiguration
+    /// This source's `concurrency`, held by each attempt beside the process-wide limit.
+    let sourceSlots: RequestSlots
 
-    /// - Parameter sessionConfiguration: a base to start from; the client sets the connection limit, timeouts
-    ///   and disables cookies and URLSession's own cache on a copy of it.
-    public init(
-        configuration: HTTPClientConfiguration,
-        sessionConfiguration: URLSessionConfiguration = .ephemeral
-    ) {
-        let sessionConfiguration = sessionConfiguration.copy() as? URLSessionConfiguration ?? .ephemeral
-        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maxConnectionsPerHost
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout.rounded(.up) + 1
-        sessionConfiguration.timeoutIntervalForResource = max(configuration.requestTimeout, 7 * 24 * 3600)
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
+    public init(configuration: HTTPClientConfiguration) {
         self.configuration = configuration
-        self.delegate = SessionDelegate()
-        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
-    }
-
-    deinit {
-        // The session keeps its delegate alive until invalidated.
-        session.finishTasksAndInvalidate()
+        self.sourceSlots = RequestSlots(limit: configuration.maxConnectionsPerHost)
+        self.shared = TransportPool.shared.session(.init(maxConnectionsPerHost: configuration.sharedConnectionLimit))
     }
 
     public func fetch(
@@ -64,15 +49,17 @@ extension URLSessionHTTPClient: AttemptTransport {
     ) -> AttemptStop? {
         // The exchange's timer bounds the attempt exactly; URLSession's timeout, which libcurl applies in
         // whole seconds (a sub-second value fails at once), is only a backstop a little later.
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout.rounded(.up) + 1)
+        var urlRequest = URLRequest(url: request.url)
+        // Set through the property, which marks it as the request's own: the shared session's does not apply.
+        urlRequest.timeoutInterval = timeout.rounded(.up) + 1
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.httpBody = request.body
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         if !request.headers.contains("User-Agent") {
             urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         }
-        let task = session.dataTask(with: urlRequest)
-        delegate.register(task, SessionDelegate.Registration(
+        let task = shared.session.dataTask(with: urlRequest)
+        shared.delegate.register(task, SessionDelegate.Registration(
             maxBytes: configuration.maxResponseBytes, carriesCredential: request.carriesCredential,
             completion: { outcome in completion(Self.attemptOutcome(outcome, for: request)) }))
         task.resume()

@@ -38,7 +38,8 @@ public final class FixtureServer: Sendable {
     final class Shared: Sendable {
         let state = Mutex(State())
         /// Accepted connections still open, by id, so `stop()` can drop them.
-        let connections = Mutex((next: 0, open: [Int: any Channel]()))
+        /// `next` also counts every connection accepted; `peak` is the most open at once.
+        let connections = Mutex((next: 0, open: [Int: any Channel](), peak: 0))
     }
 
     struct State: Sendable {
@@ -67,6 +68,7 @@ public final class FixtureServer: Sendable {
                 let id = shared.connections.withLock { connections in
                     connections.next += 1
                     connections.open[connections.next] = channel
+                    connections.peak = max(connections.peak, connections.open.count)
                     return connections.next
                 }
                 channel.closeFuture.whenComplete { _ in shared.connections.withLock { _ = $0.open.removeValue(forKey: id) } }
@@ -133,6 +135,12 @@ public final class FixtureServer: Sendable {
 
     /// The most requests that were being answered at the same moment.
     public var peakConcurrentRequests: Int { shared.state.withLock { $0.peakInFlight } }
+
+    /// Connections accepted since the start (a client that reuses its connections opens few).
+    public var acceptedConnections: Int { shared.connections.withLock { $0.next } }
+
+    /// The most connections that were open at the same moment.
+    public var peakOpenConnections: Int { shared.connections.withLock { $0.peak } }
 
     public func resetRecording() {
         shared.state.withLock { state in

@@ -64,7 +64,7 @@ public struct WebhookTransport: SinkTransport {
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` keyed with `secret`.
     public static func signature(of body: Data, secret: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(secret.utf8)))
-        return "sha256=" + mac.map { String(format: "%02x", $0) }.joined()
+        return "sha256=" + Array(mac).hexDigits
     }
 
     public func send(

@@ -98,4 +98,4 @@ struct TemplateOption: ParsableArguments {
     }
 }
 
-extension DedupeKey: ExpressibleByArgument {}
+extension DedupeKey: EnumArgument {}

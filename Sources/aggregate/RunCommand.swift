@@ -256,5 +256,5 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
-extension ItemOrder: ExpressibleByArgument {}
+extension OutputFormat: EnumArgument {}
+extension ItemOrder: EnumArgument {}

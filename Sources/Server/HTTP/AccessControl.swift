@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPClient
 import Hummingbird
 
 /// Who may ask: with a token, every request but the health probes and the login form carries it, as
@@ -23,8 +24,7 @@ struct AccessControl: Sendable {
     var sessionValue: String? {
         guard let token else { return nil }
         let key = SymmetricKey(data: Data(token.value.utf8))
-        return Data(HMAC<SHA256>.authenticationCode(for: Data("aggregate-session-v1".utf8), using: key))
-            .map { String(format: "%02x", $0) }.joined()
+        return Data(HMAC<SHA256>.authenticationCode(for: Data("aggregate-session-v1".utf8), using: key)).hexDigits
     }
 
     /// Whether `request` proves it knows the token (always false without a token).

@@ -1,6 +1,7 @@
 import CompressNIO
 import Crypto
 import Foundation
+import HTTPClient
 import Hummingbird
 import NIOCore
 import Synchronization
@@ -16,7 +17,7 @@ struct Representation: Sendable {
     init(_ bytes: [UInt8], contentType: String) {
         self.body = ByteBuffer(bytes: bytes)
         self.contentType = contentType
-        let digest = SHA256.hash(data: bytes).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: bytes).prefix(12).hexDigits
         self.etag = "\"\(digest)\""
     }
 

@@ -37,7 +37,7 @@ struct WatchCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    enum Format: String, CaseIterable, EnumArgument {
         case view, ndjson, json
     }
 
