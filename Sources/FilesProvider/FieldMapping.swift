@@ -48,38 +48,17 @@ public struct FieldMapping: Sendable, Hashable {
         var id: JSONValue?
         var date: JSONValue?
         var url: JSONValue?
-
-        subscript(target: Target) -> JSONValue? {
-            get {
-                switch target {
-                case .title: title
-                case .id: id
-                case .date: date
-                case .url: url
-                }
-            }
-            set {
-                switch target {
-                case .title: title = newValue
-                case .id: id = newValue
-                case .date: date = newValue
-                case .url: url = newValue
-                }
-            }
-        }
     }
 
     private func mappedValues(in fields: [String: JSONValue]) -> Found {
-        var found = Found()
-        for target in Target.allCases {
-            if let name = mapped[target] {
-                let value = fields[name] ?? Self.lookUp(path: name, in: fields)
-                found[target] = value == .null ? nil : value
-            } else {
-                found[target] = target.defaults.lazy.compactMap { fields[$0] }.first { $0 != .null }
+        func value(_ target: Target) -> JSONValue? {
+            guard let name = mapped[target] else {
+                return target.defaults.lazy.compactMap { fields[$0] }.first { $0 != .null }
             }
+            let value = fields[name] ?? Self.lookUp(path: name, in: fields)
+            return value == .null ? nil : value
         }
-        return found
+        return Found(title: value(.title), id: value(.id), date: value(.date), url: value(.url))
     }
 
     /// Every target from its defaults in one walk over the row, rather than a hash lookup per default name (a
