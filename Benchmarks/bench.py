@@ -212,13 +212,31 @@ def shaping():
     add(f"shaping: {lines:,}-line NDJSON", results, "aggregate -f ndjson", "cost of --jq / --dedupe", lines, "lines")
 
 
+# MARK: - Feeds end to end (issue 20, goal 7)
+
+def feeds_ndjson():
+    """The files provider on the feed benchmark's 50,000-item RSS file to -f ndjson, beside a python script doing
+    the same with feedparser-rs (Benchmarks/feeds/ndjson_peer.py, same output bytes)."""
+    items = 50_000
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "aggregate-feed-bench", f"feed-{items}.rss")
+    if not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(here, "feeds", "generate.py"), str(items), path], check=True)
+    manifest = files_manifest("feed", path, "feed")
+    results = rounds([
+        ("aggregate -f ndjson", ([binary, "--manifest", manifest, "-f", "ndjson"], {"AGGREGATE_HOME": home()})),
+        ("feedparser-rs script", ([sys.executable, os.path.join(here, "feeds", "ndjson_peer.py"), path, "feed"], None)),
+    ])
+    add(f"feeds: {items:,}-item RSS to NDJSON", results, "aggregate -f ndjson", ">= 3x the feedparser-rs script", items, "items")
+
+
 # Issue 20's large inputs (Benchmarks/large/formats.py): not in the default set, they take ~10 minutes.
 sys.path.insert(0, os.path.join(here, "large"))
 import formats as large  # noqa: E402
 
-selected = os.environ.get("ONLY", "fanout,warm,cold,files,shape").split(",")
+selected = os.environ.get("ONLY", "fanout,warm,cold,files,shape" + (",feeds-ndjson" if os.environ.get("FEEDS", "1") != "0" else "")).split(",")
 for name, function in [("fanout", fan_out), ("warm", warm_cache), ("cold", cold_start), ("files", local_files),
-                       ("shape", shaping), ("large-peers", lambda: large.peers(sys.modules[__name__])),
+                       ("shape", shaping), ("feeds-ndjson", feeds_ndjson), ("large-peers", lambda: large.peers(sys.modules[__name__])),
                        ("large-formats", lambda: large.formats(sys.modules[__name__]))]:
     if name in selected:
         print(f"running {name}…", file=sys.stderr, flush=True)

@@ -4,8 +4,10 @@
 #
 #   Benchmarks/run.sh                  # fan-out, warm cache, cold start, local files, then feeds
 #   RUNS=7 LINES=200000 Benchmarks/run.sh
-#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape); FEEDS=0 skips the feed benchmark,
-#                                      # MANY=0 the 1,000-source one
+#   ONLY=fanout,warm Benchmarks/run.sh # a subset (fanout, warm, cold, files, shape, feeds-ndjson); FEEDS=0 skips the
+#                                      # feed benchmarks, MANY=0 the 1,000-source one
+#   ONLY=feeds-ndjson FEEDS=0 MANY=0 Benchmarks/run.sh  # the files provider on the 50,000-item RSS file to -f ndjson
+#                                      # beside a feedparser-rs script writing the same lines (issue 20, goal 7)
 #   ONLY=large-peers,large-formats FEEDS=0 Benchmarks/run.sh   # issue 20's large inputs (Benchmarks/large/), not by default
 #
 # Builds the release binary once, the way a release ships (on Linux with the Swift runtime and Foundation
@@ -25,6 +27,10 @@ for tool in jq curl; do
     command -v "$tool" > /dev/null || install "$tool"
 done
 command -v mlr > /dev/null || install miller  # the CSV peer of the large inputs
+# The peer of feeds end to end (bench.py's feeds-ndjson, Benchmarks/feeds/ndjson_peer.py).
+if [ "${FEEDS:-1}" != 0 ] || [[ ",${ONLY:-}," == *,feeds-ndjson,* ]]; then
+    python3 -c "import feedparser_rs" 2> /dev/null || python3 -m pip install --quiet feedparser-rs >&2
+fi
 
 build=(swift build -c release)
 if [ "$(uname -s)" = Linux ]; then

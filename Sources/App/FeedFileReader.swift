@@ -30,12 +30,14 @@ struct FeedFileReader: RecordFileReader {
     }
 
     static func fields(of entry: FeedEntry) -> [String: JSONValue] {
-        let item = entry.toItem(in: Feed(entries: []))
-        var fields = item.fields
+        var fields = entry.itemFields(feedTitle: nil, reserving: 4)
         fields["id"] = .string(entry.id)
-        fields["title"] = .string(item.title)  // `(untitled)` as in the feed provider, not the id
-        fields["url"] = entry.link.map { .string($0.absoluteString) }
-        fields["date"] = item.date.map { .string(ISO8601.string(from: $0)) }
+        fields["title"] = .string(entry.title ?? FeedEntry.untitledTitle)  // as in the feed provider, not the id
+        if let link = entry.link { fields["url"] = .string(link.absoluteString) }
+        // The item's date, as `published` or `updated` already wrote it.
+        if let date = entry.published != nil ? fields["published"] : entry.updated != nil ? fields["updated"] : nil {
+            fields["date"] = date
+        }
         return fields
     }
 }

@@ -36,24 +36,71 @@ public struct FieldMapping: Sendable, Hashable {
     /// Builds the record for one row of the file `unit` (the file's path as written).
     public func record(from row: FileRow, unit: String) -> Record {
         let fields = row.fields
-        let id = value(.id, in: fields).flatMap(Self.identifier) ?? "\(unit):\(row.line)"
-        let title = value(.title, in: fields).flatMap(Self.text) ?? id
-        return Record(
-            id: id, title: title,
-            url: value(.url, in: fields).flatMap(Self.url),
-            date: value(.date, in: fields).flatMap(Self.date),
-            fields: fields)
+        let found = mapped.isEmpty ? Self.defaultValues(in: fields) : mappedValues(in: fields)
+        let id = found.id.flatMap(Self.identifier) ?? "\(unit):\(row.line)"
+        let title = found.title.flatMap(Self.text) ?? id
+        return Record(id: id, title: title, url: found.url.flatMap(Self.url), date: found.date.flatMap(Self.date), fields: fields)
     }
 
-    private func value(_ target: Target, in fields: [String: JSONValue]) -> JSONValue? {
-        if let name = mapped[target] {
-            let found = fields[name] ?? Self.lookUp(path: name, in: fields)
-            return found == .null ? nil : found
+    /// The values of the four targets in a row.
+    private struct Found {
+        var title: JSONValue?
+        var id: JSONValue?
+        var date: JSONValue?
+        var url: JSONValue?
+    }
+
+    private func mappedValues(in fields: [String: JSONValue]) -> Found {
+        func value(_ target: Target) -> JSONValue? {
+            guard let name = mapped[target] else {
+                return target.defaults.lazy.compactMap { fields[$0] }.first { $0 != .null }
+            }
+            let value = fields[name] ?? Self.lookUp(path: name, in: fields)
+            return value == .null ? nil : value
         }
-        for name in target.defaults {
-            if let found = fields[name], found != .null { return found }
+        return Found(title: value(.title), id: value(.id), date: value(.date), url: value(.url))
+    }
+
+    /// Every target from its defaults in one walk over the row, rather than a hash lookup per default name (a
+    /// dozen a row, most of them misses): each key is matched by its length and first byte, and the earliest
+    /// default present and not null wins, as in `Target.defaults`' order.
+    private static func defaultValues(in fields: [String: JSONValue]) -> Found {
+        var found = Found()
+        var ranks = (title: Int.max, id: Int.max, date: Int.max, url: Int.max)
+        for (key, value) in fields {
+            guard let (target, rank) = defaultSlot(of: key) else { continue }
+            if case .null = value { continue }
+            switch target {
+            case .title where rank < ranks.title: (found.title, ranks.title) = (value, rank)
+            case .id where rank < ranks.id: (found.id, ranks.id) = (value, rank)
+            case .date where rank < ranks.date: (found.date, ranks.date) = (value, rank)
+            case .url where rank < ranks.url: (found.url, ranks.url) = (value, rank)
+            default: break
+            }
         }
-        return nil
+        return found
+    }
+
+    /// Which target's defaults name `key`, and its place among them (`Target.defaults`; a test checks both agree).
+    static func defaultSlot(of key: String) -> (Target, rank: Int)? {
+        let utf8 = key.utf8
+        guard let first = utf8.first else { return nil }
+        switch (first, utf8.count) {
+        case (UInt8(ascii: "t"), 5): return key == "title" ? (.title, 0) : nil
+        case (UInt8(ascii: "n"), 4): return key == "name" ? (.title, 1) : nil
+        case (UInt8(ascii: "s"), 7): return key == "subject" ? (.title, 2) : nil
+        case (UInt8(ascii: "i"), 2): return key == "id" ? (.id, 0) : nil
+        case (UInt8(ascii: "u"), 4): return key == "uuid" ? (.id, 1) : nil
+        case (UInt8(ascii: "k"), 3): return key == "key" ? (.id, 2) : nil
+        case (UInt8(ascii: "d"), 4): return key == "date" ? (.date, 0) : nil
+        case (UInt8(ascii: "c"), 9): return key == "createdAt" ? (.date, 1) : nil
+        case (UInt8(ascii: "u"), 7): return key == "updated" ? (.date, 2) : nil
+        case (UInt8(ascii: "t"), 9): return key == "timestamp" ? (.date, 3) : nil
+        case (UInt8(ascii: "u"), 3): return key == "url" ? (.url, 0) : nil
+        case (UInt8(ascii: "l"), 4): return key == "link" ? (.url, 1) : nil
+        case (UInt8(ascii: "h"), 4): return key == "href" ? (.url, 2) : nil
+        default: return nil
+        }
     }
 
     private static func lookUp(path: String, in fields: [String: JSONValue]) -> JSONValue? {

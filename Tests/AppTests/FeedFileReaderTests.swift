@@ -31,6 +31,33 @@ struct FeedFileReaderTests {
         #expect(items[0].date == (try Date("2014-07-06T12:56:00Z", strategy: .iso8601)))
     }
 
+    @Test("a row's fields: the entry's item fields plus id, title, url and date (as published or updated wrote it)")
+    func rowFields() {
+        let published = Date(timeIntervalSince1970: 1_404_651_360)
+        let updated = Date(timeIntervalSince1970: 1_404_737_760)
+        let full = FeedEntry(
+            id: "n-1", title: "Café", link: URL(string: "https://example.test/1"), summary: "S", content: "C", author: "A",
+            categories: ["x", "y"], published: published, updated: updated,
+            enclosureURL: URL(string: "https://example.test/a.mp3"), publishedRaw: "raw p", updatedRaw: "raw u")
+        #expect(FeedFileReader.fields(of: full) == [
+            "id": "n-1", "title": "Café", "url": "https://example.test/1", "date": "2014-07-06T12:56:00Z",
+            "summary": "S", "content": "C", "author": "A", "categories": ["x", "y"],
+            "published": "2014-07-06T12:56:00Z", "updated": "2014-07-07T12:56:00Z",
+            "enclosureURL": "https://example.test/a.mp3",
+        ])
+        let bare = FeedEntry(id: "n-2", updated: updated, publishedRaw: "the day after tomorrow")
+        #expect(FeedFileReader.fields(of: bare) == [
+            "id": "n-2", "title": "(untitled)", "date": "2014-07-07T12:56:00Z", "categories": [],
+            "publishedRaw": "the day after tomorrow", "updated": "2014-07-07T12:56:00Z",
+        ])
+        let undated = FeedEntry(id: "n-3", title: "T", updatedRaw: "someday")
+        #expect(FeedFileReader.fields(of: undated) == ["id": "n-3", "title": "T", "categories": [], "updatedRaw": "someday"])
+        // The feed provider's item has the same fields, less the four the files provider adds, plus the feed's title.
+        var item = full.toItem(in: Feed(title: "Notes", entries: [])).fields
+        #expect(item.removeValue(forKey: "feedTitle") == "Notes")
+        #expect(item == FeedFileReader.fields(of: full).filter { !["id", "title", "url", "date"].contains($0.key) })
+    }
+
     /// The items of a files source reading `data/<name>` holding `contents`.
     private func items(file name: String, contents: String) async throws -> SourceReport {
         let manifest = #"{ "version": 1, "sources": [ { "id": "notes", "provider": "files", "options": { "paths": ["data/"# + name + #""] } } ] }"#

@@ -63,4 +63,69 @@ struct JSONWriterTests {
             }
             """)
     }
+
+    @Test("object keys sort as String's < sorts them, whatever their number or script (NFC and not)")
+    func keyOrder() throws {
+        let scripts = ["a", "B", "_", "é", "e\u{301}", "日", "👍", "Z9", "", "aa", "a\u{0}", "ß", "ss", "Å", "A\u{30A}", "\u{212B}"]
+        var generator = SystemRandomNumberGenerator()
+        for count in [2, 3, 7, 16, 40, 200] {
+            var members: [String: JSONValue] = [:]
+            while members.count < count {
+                let key = (0..<Int.random(in: 1...3, using: &generator)).map { _ in scripts.randomElement(using: &generator)! }.joined()
+                members[key] = .int(members.count)
+            }
+            // The reference: pairs sorted by String's <, written one by one.
+            var expected = JSONWriter()
+            expected.beginObject()
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                expected.key(key)
+                expected.value(value)
+            }
+            expected.endObject()
+            #expect(JSONValue.object(members).compactJSON == expected.text)
+            var pretty = JSONWriter(pretty: true)
+            pretty.value(.object(members))
+            #expect(try JSONValue.parse(Data(pretty.bytes)) == .object(members))
+            #expect(pretty.text.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "  ", with: "")
+                .replacingOccurrences(of: "\": ", with: "\":") == expected.text)
+        }
+    }
+
+    @Test("an item written compactly is byte for byte the object its members make, also as an array element")
+    func compactItem() {
+        let items = [
+            Item(kind: .record, id: "1", title: "T \"q\"", fields: ["b": 1, "a": ["y": [true, nil], "x": "日本"]]),
+            Item(kind: .entry, id: "u:2", title: "E", subtitle: "S", url: URL(string: "https://example.org/a?b=c"),
+                 date: Date(timeIntervalSince1970: 1_795_161_600), fields: [:]),
+        ]
+        var array = JSONWriter()
+        array.beginArray()
+        var members = JSONWriter()
+        members.beginArray()
+        for item in items {
+            array.item(item, source: "src\n")
+            members.beginObject()
+            members.key("source")
+            members.string("src\n")
+            members.key("kind")
+            members.string(item.kind.rawValue)
+            members.key("id")
+            members.string(item.id)
+            members.key("title")
+            members.string(item.title)
+            members.key("subtitle")
+            members.string(item.subtitle)
+            members.key("url")
+            members.string(item.url?.absoluteString)
+            members.key("date")
+            members.string(item.date.map(ISO8601.string(from:)))
+            members.key("fields")
+            members.value(.object(item.fields))
+            members.endObject()
+        }
+        array.endArray()
+        members.endArray()
+        #expect(array.text == members.text)
+        #expect(array.text.hasPrefix(#"[{"source":"src\n","kind":"record","id":"1","title":"T \"q\"","subtitle":null,"url":null,"date":null,"fields":{"a":{"x":"日本","y":[true,null]},"b":1}},{"#))
+    }
 }

@@ -1,5 +1,5 @@
 import Domain
-import FilesProvider
+@testable import FilesProvider
 import Foundation
 import ProviderKit
 import Testing
@@ -49,6 +49,39 @@ struct FieldMappingTests {
         #expect(record.id == "42")
         #expect(record.date == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(record.url?.absoluteString == "https://github.com/o/r/issues/42")
+    }
+
+    @Test("the one-walk default lookup knows exactly the documented default names, ranked in their order")
+    func defaultNames() {
+        for target in FieldMapping.Target.allCases {
+            for (rank, name) in target.defaults.enumerated() {
+                let slot = FieldMapping.defaultSlot(of: name)
+                #expect(slot?.0 == target && slot?.rank == rank, "\(name)")
+            }
+        }
+        for near in ["", "Title", "titles", "ID", "created_at", "update", "uri", "links", "hre", "nam", "keys", "dat"] {
+            #expect(FieldMapping.defaultSlot(of: near) == nil, "\(near)")
+        }
+    }
+
+    @Test("defaults: null and look-alike keys are skipped, the best ranked present value wins whatever the key order")
+    func defaultsAmongManyKeys() {
+        let fields: [String: JSONValue] = [
+            "Title": "no", "titles": "no", "subject": "S", "name": nil, "uuid": "u", "key": "k", "created_at": "no",
+            "timestamp": 1_700_000_000, "updated": nil, "createdAt": "2026-11-20T08:00:00Z", "href": "https://h.example/",
+            "link": "https://l.example/", "url": nil, "id": nil, "extra": ["title": "nested, not a field"],
+        ]
+        let record = record(fields)
+        #expect(record.title == "S")
+        #expect(record.id == "u")
+        #expect(record.date == ISO8601.date(from: "2026-11-20T08:00:00Z"))
+        #expect(record.url == URL(string: "https://l.example/"))
+        #expect(record.fields == fields)
+        // A partial mapping: the mapped target by its name, the others by the defaults as before.
+        let mapped = self.record(fields, FieldMapping([.title: "Title"]))
+        #expect(mapped.title == "no")
+        #expect(mapped.id == "u")
+        #expect(mapped.url == URL(string: "https://l.example/"))
     }
 
     @Test("a mapped field that is missing does not fall back to the defaults")

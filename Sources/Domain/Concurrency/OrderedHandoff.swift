@@ -19,7 +19,10 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private let capacity: Int
     private var head = 0
-    private var pending: [[Batch]]
+    /// Batches not taken yet; a taken one's slot is emptied at once, so the consumer holds the only reference and
+    /// frees the batch (a few hundred items) after consuming it, outside the lock, not under it while the
+    /// producer waits to push.
+    private var pending: [[Batch?]]
     /// How many of `pending[head]` were taken already (the array is compacted when it empties).
     private var taken = 0
     private var finished: [Bool]
@@ -91,7 +94,8 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
         while true {
             if isCancelled || head == pending.count { return .end }
             if taken < pending[head].count {
-                let batch = pending[head][taken]
+                let batch = pending[head][taken]!
+                pending[head][taken] = nil
                 taken += 1
                 let more = taken < pending[head].count
                 if !more {

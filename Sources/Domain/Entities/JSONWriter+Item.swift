@@ -13,24 +13,24 @@ extension JSONWriter {
 
     /// An item in the output contract's shape (README, "JSON output"): `source` first, `subtitle`, `url` and
     /// `date` always present (`null` when absent), `fields` keys sorted. The JSON and NDJSON renderers and
-    /// the sinks' deliveries all write items through this.
+    /// the sinks' deliveries all write items through this. Its keys are written as literal text (`fixedKey`).
     public mutating func item(_ item: Item, source: String) {
         beginObject()
-        key("source")
+        fixedKey("source")
         string(source)
-        key("kind")
+        fixedKey("kind")
         string(item.kind.rawValue)
-        key("id")
+        fixedKey("id")
         string(item.id)
-        key("title")
+        fixedKey("title")
         string(item.title)
-        key("subtitle")
+        fixedKey("subtitle")
         string(item.subtitle)
-        key("url")
+        fixedKey("url")
         string(item.url?.absoluteString)
-        key("date")
+        fixedKey("date")
         string(item.date.map(ISO8601.string(from:)))
-        key("fields")
+        fixedKey("fields")
         value(.object(item.fields))
         endObject()
     }

@@ -46,6 +46,15 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
+    /// `key(_:)` for a key known to need no escaping (the output contract's own), copied as it is.
+    mutating func fixedKey(_ key: StaticString) {
+        separate()
+        byte(UInt8(ascii: "\""))
+        raw(key)
+        if pretty { raw("\": ") } else { raw("\":") }
+        afterKey = true
+    }
+
     private mutating func begin(_ bracket: UInt8) {
         separate()
         openContainer(bracket)
@@ -153,11 +162,13 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(member.key)
+            var first = true
+            Self.forEachSorted(members) { key, value in
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(key)
                 bytes.append(UInt8(ascii: ":"))
-                writeCompact(member.value)
+                writeCompact(value)
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -172,9 +183,9 @@ public struct JSONWriter: Sendable {
             end(UInt8(ascii: "]"))
         case .object(let members):
             openContainer(UInt8(ascii: "{"))
-            for member in members.sorted(by: { $0.key < $1.key }) {
-                key(member.key)
-                self.value(member.value)
+            Self.forEachSorted(members) { key, value in
+                self.key(key)
+                self.value(value)
             }
             end(UInt8(ascii: "}"))
         default:
@@ -211,16 +222,39 @@ public struct JSONWriter: Sendable {
         var value = value
         value.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time while none needs escaping (most text), then byte by byte.
+                if index + 8 <= utf8.count,
+                   !Self.needsEscape(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
                 let byte = utf8[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                if runStart < index - 1 { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index - 1])) }
                 escape(byte)
-                runStart = index + 1
+                runStart = index
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes is below 0x20, a quote or a backslash (exact, no false answers: the
+    /// classic "has a byte less than n" / "has a zero byte" bit tricks).
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let quote = (quotes &- ones) & ~quotes & highs
+        let backslash = (backslashes &- ones) & ~backslashes & highs
+        return control | quote | backslash != 0
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -35,19 +35,32 @@ public struct FetchFeedEntriesUseCase: ItemSource {
 extension FeedEntry {
     /// Field keys are part of the output contract (README, "entry" items).
     public func toItem(in feed: Feed) -> Item {
-        var fields: [String: JSONValue] = ["categories": .array(categories.map(JSONValue.string))]
-        fields["feedTitle"] = feed.title.map(JSONValue.string)
-        fields["author"] = author.map(JSONValue.string)
-        fields["summary"] = summary.map(JSONValue.string)
-        fields["content"] = content.map(JSONValue.string)
-        fields["published"] = published.map { .string(ISO8601.string(from: $0)) }
-        fields["updated"] = updated.map { .string(ISO8601.string(from: $0)) }
-        fields["enclosureURL"] = enclosureURL.map { .string($0.absoluteString) }
-        if published == nil { fields["publishedRaw"] = publishedRaw.map(JSONValue.string) }
-        if updated == nil { fields["updatedRaw"] = updatedRaw.map(JSONValue.string) }
-        return Item(
+        Item(
             kind: .entry, id: id, title: title ?? Self.untitledTitle, subtitle: feed.title, url: link,
-            date: published ?? updated, fields: fields
+            date: published ?? updated, fields: itemFields(feedTitle: feed.title)
         )
+    }
+
+    /// The item's `fields`, allocated once at their final size (plus `extra` members for a caller that adds
+    /// its own, as the files provider's feed reader does) rather than grown member by member.
+    public func itemFields(feedTitle: String?, reserving extra: Int = 0) -> [String: JSONValue] {
+        var fields = [String: JSONValue](minimumCapacity: 9 + extra)
+        fields["categories"] = .array(categories.map(JSONValue.string))
+        if let feedTitle { fields["feedTitle"] = .string(feedTitle) }
+        if let author { fields["author"] = .string(author) }
+        if let summary { fields["summary"] = .string(summary) }
+        if let content { fields["content"] = .string(content) }
+        if let published {
+            fields["published"] = .string(ISO8601.string(from: published))
+        } else if let publishedRaw {
+            fields["publishedRaw"] = .string(publishedRaw)
+        }
+        if let updated {
+            fields["updated"] = .string(ISO8601.string(from: updated))
+        } else if let updatedRaw {
+            fields["updatedRaw"] = .string(updatedRaw)
+        }
+        if let enclosureURL { fields["enclosureURL"] = .string(enclosureURL.absoluteString) }
+        return fields
     }
 }

@@ -135,10 +135,14 @@ struct JSONParser {
             throw failure("expected ',' or '}' in an object, found \(describeCurrent())")
         }
         depth -= 1
-        var members = [String: JSONValue](minimumCapacity: workspace.members.count - base)
-        for index in base..<workspace.members.count {
-            let member = workspace.members[index]
-            members[member.key] = member.value  // a later duplicate key wins
+        // One access to the workspace's buffer for the whole object (each access to a class's stored property is
+        // checked for exclusivity at run time).
+        let members = workspace.members.withUnsafeBufferPointer { gathered in
+            var members = [String: JSONValue](minimumCapacity: gathered.count - base)
+            for member in gathered[base...] {
+                members[member.key] = member.value  // a later duplicate key wins
+            }
+            return members
         }
         return .object(members)
     }
