@@ -25,20 +25,7 @@
     X(curl_multi_setopt) X(curl_multi_socket_action) X(curl_slist_append) X(curl_slist_free_all) X(curl_url) \
     X(curl_url_get) X(curl_url_set) X(curl_version) X(curl_version_info)
 
-enum {
-#define INDEX(name) index_##name,
-    CURL_FUNCTIONS(INDEX)
-#undef INDEX
-};
-
-static const char *const sonames[] = {"libcurl.so.4", "libcurl.so", NULL};
-static const char *const names[] = {
-#define NAME(name) #name,
-    CURL_FUNCTIONS(NAME)
-#undef NAME
-};
-static void *symbols[sizeof names / sizeof *names];
-static aggregate_library curl = AGGREGATE_LIBRARY(sonames, names, symbols, "HTTP", "libcurl4");
+AGGREGATE_ON_DEMAND_LIBRARY(curl, CURL_FUNCTIONS, "HTTP", "libcurl4", "libcurl.so.4", "libcurl.so");
 
 // Opaque handles and enums as libcurl declares them, by their ABI: pointers, int-sized enums and sockets.
 typedef int (*int_long)(long);

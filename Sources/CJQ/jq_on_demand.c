@@ -14,23 +14,8 @@
     X(jv_get_kind) X(jv_invalid_get_msg) X(jv_invalid_has_msg) X(jv_number_value) X(jv_parse_sized)            \
     X(jv_string_length_bytes) X(jv_string_value)
 
-enum {
-#define INDEX(name) index_##name,
-    JQ_FUNCTIONS(INDEX)
-#undef INDEX
-};
-
-static const char *const sonames[] = {"libjq.so.1", "libjq.so", NULL};
-static const char *const names[] = {
-#define NAME(name) #name,
-    JQ_FUNCTIONS(NAME)
-#undef NAME
-};
-static void *symbols[sizeof names / sizeof *names];
-static aggregate_library jq = AGGREGATE_LIBRARY(sonames, names, symbols, "--jq", "libjq1");
-
-// The library's own function, typed as its declaration in jq.h / jv.h says.
-#define REAL(name) ((__typeof__(&name))aggregate_library_symbol(&jq, index_##name))
+AGGREGATE_ON_DEMAND_LIBRARY(jq, JQ_FUNCTIONS, "--jq", "libjq1", "libjq.so.1", "libjq.so");
+#define REAL(name) AGGREGATE_CALL(jq, name)
 
 int jq_compile(jq_state *state, const char *program) { return REAL(jq_compile)(state, program); }
 jv jq_format_error(jv message) { return REAL(jq_format_error)(message); }

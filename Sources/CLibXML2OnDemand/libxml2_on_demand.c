@@ -26,23 +26,8 @@
     X(xmlSetGenericErrorFunc) X(xmlStopParser) X(xmlStringLenDecodeEntities) X(__xmlGenericError)             \
     X(__xmlGenericErrorContext) X(xmlFree)
 
-enum {
-#define INDEX(name) index_##name,
-    XML_SYMBOLS(INDEX)
-#undef INDEX
-};
-
-static const char *const sonames[] = {"libxml2.so.2", "libxml2.so", NULL};
-static const char *const names[] = {
-#define NAME(name) #name,
-    XML_SYMBOLS(NAME)
-#undef NAME
-};
-static void *symbols[sizeof names / sizeof *names];
-static aggregate_library xml2 = AGGREGATE_LIBRARY(sonames, names, symbols, "Reading feeds", "libxml2");
-
-// The library's own function, typed as its declaration in the headers above says.
-#define REAL(name) ((__typeof__(&name))aggregate_library_symbol(&xml2, index_##name))
+AGGREGATE_ON_DEMAND_LIBRARY(xml2, XML_SYMBOLS, "Reading feeds", "libxml2", "libxml2.so.2", "libxml2.so");
+#define REAL(name) AGGREGATE_CALL(xml2, name)
 
 xmlParserCtxtPtr xmlCreatePushParserCtxt(xmlSAXHandlerPtr sax, void *user_data, const char *chunk, int size,
                                          const char *filename) {
