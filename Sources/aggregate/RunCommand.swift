@@ -162,7 +162,7 @@ struct RunCommand: ParsableCommand {
         // CSV, the table, Markdown and a date order need every item first: they wait in a temporary file too.
         // Not with --dedupe: these formats keep the fuller copy with its alsoIn (README), which a stream cannot.
         let spooled = template == nil && (jq == nil || format == .ndjson) && shaping.dedupe == nil
-            && SpooledReport.handles(format, order: sort)
+            && SpooledReport.handles(format, order: sort, sources: container.manifest.sources.count)
             ? SpooledReport(format: format, order: sort, options: options) : nil
         let output: RunOutput
         if let streamWriter {

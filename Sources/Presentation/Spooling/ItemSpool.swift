@@ -9,10 +9,13 @@ import Foundation
 struct ItemSpool: Sendable {
     /// A record's date (undated: -infinity, last in a newest-first order) and its place: the source's index in
     /// the top 16 bits, the record's offset in the file below. Offsets grow with arrival order, which is the
-    /// sources' order and then each source's own. A date order holds at most 65,535 sources.
+    /// sources' order and then each source's own. A date order holds at most `maxSources` sources.
     struct Entry: Sendable, BitwiseCopyable {
         var date: Double
         var place: UInt64
+
+        /// The most sources a date order can tell apart (`SpooledReport.handles` collects past it).
+        static let maxSources = 0xFFFF
 
         var source: Int { Int(place >> 48) }
         var offset: Int { Int(place & 0xFFFF_FFFF_FFFF) }

@@ -18,12 +18,15 @@ public final class SpooledReport: Sendable {
     private let options: RenderOptions
     private let state: Mutex<SpoolState>
 
-    /// Whether `format` in `order` is written through a spool (the others stream, or collect).
-    public static func handles(_ format: OutputFormat, order: ItemOrder) -> Bool {
+    /// Whether `format` in `order` is written through a spool (the others stream, or collect) for a run of at
+    /// most `sources` sources: a date order keeps a source's index in 16 bits (`ItemSpool.Entry`), so a larger
+    /// run collects rather than mix up its sources.
+    public static func handles(_ format: OutputFormat, order: ItemOrder, sources: Int) -> Bool {
+        if order == .date && sources > ItemSpool.Entry.maxSources { return false }
         switch format {
-        case .csv, .table, .markdown: true
-        case .json, .ndjson: order == .date
-        case .atom, .rss, .jsonfeed: false
+        case .csv, .table, .markdown: return true
+        case .json, .ndjson: return order == .date
+        case .atom, .rss, .jsonfeed: return false
         }
     }
 

@@ -35,6 +35,16 @@ struct SpooledReportTests {
         return Renderers.renderer(for: format).string(for: shaped, options: options)
     }
 
+    @Test("a date order spools up to 65,535 sources and collects past them (a place keeps the source in 16 bits)")
+    func sourcesADateOrderCanTellApart() {
+        for format in [OutputFormat.csv, .table, .markdown, .json, .ndjson] {
+            #expect(SpooledReport.handles(format, order: .date, sources: 65_535))
+            #expect(!SpooledReport.handles(format, order: .date, sources: 65_536))
+        }
+        #expect(SpooledReport.handles(.csv, order: .source, sources: 100_000))
+        #expect(!SpooledReport.handles(.ndjson, order: .source, sources: 1))
+    }
+
     @Test("CSV, table and Markdown in the sources' order: the renderer's bytes", arguments: [1, 2, 100])
     func sourceOrder(batch: Int) {
         for format in [OutputFormat.csv, .table, .markdown] {
