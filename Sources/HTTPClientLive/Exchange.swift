@@ -116,7 +116,12 @@ final class Exchange: Sendable {
             slots.forEach { $0.release() }
             return
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+        // When the source's remaining time is what bounds the attempt, the source's deadline is what runs out and
+        // reports it (the source times out). The attempt's own timer then waits a moment longer, only to end the
+        // attempt: at the same instant the two raced, and the attempt's failure could reach the provider first
+        // and turn a timed-out source into an ok one with a warning.
+        let boundBySource = remaining < configuration.requestTimeout
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [self] in
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
             handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt)
         }
