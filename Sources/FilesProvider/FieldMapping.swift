@@ -62,8 +62,8 @@ public struct FieldMapping: Sendable, Hashable {
     }
 
     /// Every target from its defaults in one walk over the row, rather than a hash lookup per default name (a
-    /// dozen a row, most of them misses): each key is matched by its length and first byte, and the earliest
-    /// default present and not null wins, as in `Target.defaults`' order.
+    /// dozen a row, most of them misses): each key is compared with the default names of its length only, and
+    /// the earliest default present and not null wins, as in `Target.defaults`' order.
     private static func defaultValues(in fields: [String: JSONValue]) -> Found {
         var found = Found()
         var ranks = (title: Int.max, id: Int.max, date: Int.max, url: Int.max)
@@ -81,26 +81,22 @@ public struct FieldMapping: Sendable, Hashable {
         return found
     }
 
-    /// Which target's defaults name `key`, and its place among them (`Target.defaults`; a test checks both agree).
-    static func defaultSlot(of key: String) -> (Target, rank: Int)? {
-        let utf8 = key.utf8
-        guard let first = utf8.first else { return nil }
-        switch (first, utf8.count) {
-        case (UInt8(ascii: "t"), 5): return key == "title" ? (.title, 0) : nil
-        case (UInt8(ascii: "n"), 4): return key == "name" ? (.title, 1) : nil
-        case (UInt8(ascii: "s"), 7): return key == "subject" ? (.title, 2) : nil
-        case (UInt8(ascii: "i"), 2): return key == "id" ? (.id, 0) : nil
-        case (UInt8(ascii: "u"), 4): return key == "uuid" ? (.id, 1) : nil
-        case (UInt8(ascii: "k"), 3): return key == "key" ? (.id, 2) : nil
-        case (UInt8(ascii: "d"), 4): return key == "date" ? (.date, 0) : nil
-        case (UInt8(ascii: "c"), 9): return key == "createdAt" ? (.date, 1) : nil
-        case (UInt8(ascii: "u"), 7): return key == "updated" ? (.date, 2) : nil
-        case (UInt8(ascii: "t"), 9): return key == "timestamp" ? (.date, 3) : nil
-        case (UInt8(ascii: "u"), 3): return key == "url" ? (.url, 0) : nil
-        case (UInt8(ascii: "l"), 4): return key == "link" ? (.url, 1) : nil
-        case (UInt8(ascii: "h"), 4): return key == "href" ? (.url, 2) : nil
-        default: return nil
+    /// `Target.defaults` by the names' UTF-8 length: what a key of that length can be (a dozen names, 2–9 bytes).
+    private static let defaultsByLength: [[(name: String, target: Target, rank: Int)]] = {
+        var table = [[(name: String, target: Target, rank: Int)]](repeating: [], count: 16)
+        for target in Target.allCases {
+            for (rank, name) in target.defaults.enumerated() { table[name.utf8.count].append((name, target, rank)) }
         }
+        return table
+    }()
+
+    /// Which target's defaults name `key`, and its place among them: only the names of the key's length are
+    /// compared (at most five), no hashing.
+    static func defaultSlot(of key: String) -> (Target, rank: Int)? {
+        let length = key.utf8.count
+        guard length < defaultsByLength.count else { return nil }
+        for candidate in defaultsByLength[length] where candidate.name == key { return (candidate.target, candidate.rank) }
+        return nil
     }
 
     private static func lookUp(path: String, in fields: [String: JSONValue]) -> JSONValue? {
