@@ -101,7 +101,8 @@ final class Exchange: Sendable {
     }
 
     private func send(holding slots: [RequestSlot]) {
-        let timeout = min(configuration.requestTimeout, remaining)
+        let left = remaining
+        let timeout = min(configuration.requestTimeout, left)
         guard !cancellation.isCancelled, timeout > 0.01 else {
             slots.forEach { $0.release() }
             finish(.failure(SourceError(.timeout, "the source's time ran out before \(request.method.rawValue) \(request.redactedURL) was sent")))
@@ -120,7 +121,7 @@ final class Exchange: Sendable {
         // reports it (the source times out). The attempt's own timer then waits a moment longer, only to end the
         // attempt: at the same instant the two raced, and the attempt's failure could reach the provider first
         // and turn a timed-out source into an ok one with a warning.
-        let boundBySource = remaining < configuration.requestTimeout
+        let boundBySource = left < configuration.requestTimeout
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [self] in
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
             handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt)
