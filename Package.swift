@@ -243,7 +243,9 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "ProviderKit", "ProviderTesting", "Domain"]),
+        .testTarget(name: "PersistenceTests", dependencies: [
+            "Persistence", "ProviderKit", "ProviderTesting", "Domain", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         // The store contract, run against both stores (SQLite always, PostgreSQL with AGGREGATE_TEST_POSTGRES_URL).
         .testTarget(name: "PostgresStoreTests", dependencies: [
             "PostgresStore", "Persistence", "ProviderKit", "ProviderTesting", "Domain",

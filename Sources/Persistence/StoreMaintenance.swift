@@ -94,8 +94,10 @@ public struct StoreMaintenance: StoreMaintaining {
                 value.snapshotSavedAt = max(value.snapshotSavedAt ?? savedAt, savedAt)
                 stats[value.sourceID] = value
             }
-            for row in try Row.fetchAll(db, sql: "SELECT source_id, COUNT(*) AS n FROM seen_item\(filter) GROUP BY source_id",
-                                        arguments: arguments) {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT source_id, COUNT(*) AS n FROM seen_item JOIN history_source ON key = source_key\(filter)
+                GROUP BY source_id
+                """, arguments: arguments) {
                 var value = entry(row["source_id"])
                 value.historyItems = row["n"]
                 stats[value.sourceID] = value
@@ -123,8 +125,8 @@ public struct StoreMaintenance: StoreMaintaining {
         try database.write { db in
             var removed = Removed()
             let filter = sourceID == nil ? "" : " WHERE source_id = ?"
-            try db.execute(sql: "DELETE FROM seen_item\(filter)", arguments: sourceID.map { [$0] } ?? [])
-            removed.historyItems = db.changesCount
+            let keys = try Int64.fetchAll(db, sql: "SELECT key FROM history_source\(filter)", arguments: sourceID.map { [$0] } ?? [])
+            removed.historyItems = try HistorySources.forget(keys: keys, in: db)
             return removed
         }
     }
