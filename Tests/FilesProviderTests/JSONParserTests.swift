@@ -71,4 +71,39 @@ struct JSONParserTests {
         let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         #expect(throws: Never.self) { try parse(fine) }
     }
+
+    @Test("number errors point at the byte that breaks the grammar", arguments: [
+        ("-x", 1, 2, "invalid number"), ("1.x", 1, 3, "no digit after '.'"), ("1e+", 1, 4, "no digit in exponent"),
+        ("[00]", 1, 3, "leading zero"), ("1e999", 1, 1, "out of range"),
+    ])
+    func numberErrors(text: String, line: Int, column: Int, message: String) throws {
+        let error = try #require(failure(text))
+        #expect((error.line, error.column) == (line, column))
+        #expect(error.message.contains(message))
+    }
+
+    @Test("one workspace parses document after document: a failure mid-object leaves no members behind")
+    func workspaceReuse() throws {
+        let workspace = JSONParser.Workspace()
+        func parse(_ text: String) throws(JSONParser.Failure) -> JSONValue {
+            var bytes = Array(text.utf8)
+            let result = bytes.withUnsafeMutableBufferPointer { buffer in
+                Result { () throws(JSONParser.Failure) in try JSONParser.parse(UnsafeBufferPointer(buffer), workspace: workspace) }
+            }
+            return try result.get()
+        }
+        // Wide and nested objects: the workspace grows while outer objects' members wait in it.
+        let wide = (0..<100).map { #""k\#($0)": {"inner": \#($0), "list": [{"x": 1}, {"y": 2}]}"# }.joined(separator: ",")
+        let expectedWide = JSONValue.object(Dictionary(uniqueKeysWithValues: (0..<100).map {
+            ("k\($0)", JSONValue.object(["inner": .int($0), "list": [["x": 1], ["y": 2]]]))
+        }))
+        #expect(try parse("{\(wide)}") == expectedWide)
+        #expect(workspace.count == 0)
+        for broken in [#"{"a": 1, "b": {"c": 2, "d": tru}}"#, #"{"a": {"b": 1"#, #"{"a": 1, "b": 2,"#] {
+            #expect(throws: JSONParser.Failure.self) { try parse(broken) }
+            #expect(workspace.count == 0)
+        }
+        #expect(try parse(#"{"e": 5, "f": {"g": 6}}"#) == ["e": 5, "f": ["g": 6]])
+        #expect(try parse("{\(wide)}") == expectedWide)
+    }
 }

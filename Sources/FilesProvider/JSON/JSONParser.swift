@@ -28,14 +28,6 @@ struct JSONParser {
     /// Deeper nesting is refused rather than risking the stack on hostile input.
     static let maximumDepth = 512
 
-    /// Scratch space reused across parses (NDJSON lines): object members are gathered here first so each
-    /// dictionary is allocated once at its final size instead of growing and rehashing.
-    final class Workspace {
-        fileprivate var members: [(key: String, value: JSONValue)] = []
-
-        init() {}
-    }
-
     private let bytes: UnsafeBufferPointer<UInt8>
     private let workspace: Workspace
     private var index = 0
@@ -109,8 +101,8 @@ struct JSONParser {
     private mutating func parseObject() throws(Failure) -> JSONValue {
         try enterContainer()
         index += 1  // {
-        let base = workspace.members.count
-        defer { workspace.members.removeSubrange(base...) }
+        let base = workspace.count
+        defer { workspace.drop(from: base) }  // when a member failed to parse; a taken object left none
         skipWhitespace()
         if try consume(UInt8(ascii: "}")) {
             depth -= 1
@@ -128,23 +120,14 @@ struct JSONParser {
             }
             skipWhitespace()
             let value = try parseValue()
-            workspace.members.append((key, value))
+            workspace.push((key, value))
             skipWhitespace()
             if try consume(UInt8(ascii: ",")) { continue }
             if try consume(UInt8(ascii: "}")) { break }
             throw failure("expected ',' or '}' in an object, found \(describeCurrent())")
         }
         depth -= 1
-        // One access to the workspace's buffer for the whole object (each access to a class's stored property is
-        // checked for exclusivity at run time).
-        let members = workspace.members.withUnsafeBufferPointer { gathered in
-            var members = [String: JSONValue](minimumCapacity: gathered.count - base)
-            for member in gathered[base...] {
-                members[member.key] = member.value  // a later duplicate key wins
-            }
-            return members
-        }
-        return .object(members)
+        return .object(workspace.takeObject(from: base))
     }
 
     private mutating func parseArray() throws(Failure) -> JSONValue {
@@ -274,59 +257,18 @@ struct JSONParser {
     /// Integers without fraction or exponent that fit an `Int` stay integers; everything else is a Double.
     private mutating func parseNumber() throws(Failure) -> JSONValue {
         let start = index
-        var isInteger = true
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-            if index < bytes.count, isDigit(bytes[index]) { throw failure("invalid number (leading zero)") }
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        switch Self.scanNumber(bytes, from: start) {
+        case .invalid(let reason, let position):
+            index = position
+            throw failure(reason)
+        case .number(let end, let isInteger):
+            index = end
+            guard let value = Self.numberValue(UnsafeBufferPointer(rebasing: bytes[start..<end]), isInteger: isInteger) else {
+                index = start
+                throw failure("number out of range")
+            }
+            return value
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number (no digit after '.')") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number (no digit in exponent)") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        if isInteger, let value = Self.integer(digits) { return .int(value) }
-        // Short numbers make a small (inline, unallocated) String; strtod does the exact rounding.
-        guard let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite else {
-            index = start
-            throw failure("number out of range")
-        }
-        return .double(value)
-    }
-
-    /// Decimal digits (with an optional leading '-') to an Int, or nil on overflow.
-    static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
-        var position = 0
-        let negative = digits.first == UInt8(ascii: "-")
-        if negative { position = 1 }
-        var value = 0
-        while position < digits.count {
-            let digit = Int(digits[position] &- UInt8(ascii: "0"))
-            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative
-                ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-            if overflow1 || overflow2 { return nil }
-            value = next
-            position += 1
-        }
-        return value
-    }
-
-    @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     // MARK: - Lexing helpers
