@@ -100,7 +100,9 @@ struct CSVFileReaderTests {
         ("01234", .string("01234")), ("+82", .string("+82")), (" 5", .string(" 5")), ("5 ", .string("5 ")),
         (".5", .string(".5")), ("1.", .string("1.")), ("TRUE", .string("TRUE")), ("1,000", .string("1,000")),
         ("2026-11-20", .string("2026-11-20")), ("99999999999999999999", .double(1e20)), ("0x1F", .string("0x1F")),
-        ("NaN", .string("NaN")),
+        ("NaN", .string("NaN")), ("0", .int(0)), ("-0.25", .double(-0.25)), ("12.5e-1", .double(1.25)),
+        ("1E2", .double(100)), ("1e400", .string("1e400")), ("-", .string("-")), ("1-2", .string("1-2")),
+        ("3 4", .string("3 4")), ("1.5.5", .string("1.5.5")), ("-12:30", .string("-12:30")),
     ])
     func cellTypes(cell: String, expected: JSONValue) {
         #expect(CSVCell.value(of: cell) == expected)

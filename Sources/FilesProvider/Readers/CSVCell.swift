@@ -12,22 +12,16 @@ import Foundation
 enum CSVCell {
     static func value(of cell: String) -> JSONValue {
         var cell = cell
-        let workspace = JSONParser.Workspace()
-        return cell.withUTF8 { value(of: $0, workspace: workspace) } ?? .string(cell)
+        return cell.withUTF8 { value(of: $0) } ?? .string(cell)
     }
 
-    /// The value of a cell's UTF-8 bytes; nil when they are not valid UTF-8. `workspace` is the number
-    /// parser's, reused from cell to cell.
-    static func value(of bytes: UnsafeBufferPointer<UInt8>, workspace: JSONParser.Workspace) -> JSONValue? {
+    /// The value of a cell's UTF-8 bytes; nil when they are not valid UTF-8.
+    static func value(of bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         guard let first = bytes.first, let last = bytes.last else { return .null }
         let startsLikeNumber = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
         let endsLikeNumber = last >= UInt8(ascii: "0") && last <= UInt8(ascii: "9")
-        if startsLikeNumber, endsLikeNumber, let number = try? JSONParser.parse(bytes, workspace: workspace) {
-            switch number {
-            case .int, .double: return number
-            default: break
-            }
-        }
+        // A date (`2026-11-03`) starts and ends like one too: the scan stops at its first '-' without a word.
+        if startsLikeNumber, endsLikeNumber, let number = JSONParser.number(exactly: bytes) { return number }
         if first == UInt8(ascii: "t"), bytes.elementsEqual("true".utf8) { return .bool(true) }
         if first == UInt8(ascii: "f"), bytes.elementsEqual("false".utf8) { return .bool(false) }
         return text(bytes).map(JSONValue.string)
