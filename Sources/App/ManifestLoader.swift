@@ -255,8 +255,7 @@ public enum ManifestLoader {
 
     /// Foundation's JSON errors carry the useful part ("around line 3, column 5") in the debug description.
     private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        return nsError.localizedDescription
+        guard let failure = error as? JSONParser.Failure else { return "\(error)" }
+        return "line \(failure.line), column \(failure.column): \(failure.message)"
     }
 }

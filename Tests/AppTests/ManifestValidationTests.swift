@@ -71,6 +71,13 @@ struct ManifestValidationTests {
         #expect(found.contains { $0.hasPrefix(expected) }, "got \(found)")
     }
 
+    @Test("a manifest that is not JSON says where: line and column of the first bad byte")
+    func syntaxErrorPosition() {
+        let found = problems("{ \"version\": 1,\n  \"sources\": [],\n}")
+        #expect(found == ["not valid JSON: line 3, column 1: expected a string key in an object, found '}'"], "got \(found)")
+        #expect(problems("{\"version\": 1, \"sources\": [] } x").first?.hasPrefix("not valid JSON: line 1, column 32: unexpected 'x'") == true)
+    }
+
     @Test("defaults.maxConcurrentRequests is 64 unless the manifest sets it, and the container's limit follows it")
     func maxConcurrentRequests() throws {
         let plain = try container(#"{ "version": 1, "sources": [] }"#)

@@ -113,44 +113,10 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// Parses JSON text (any top-level value) with Foundation's parser, keeping integers as integers.
+    /// Parses JSON text (any top-level value; integers stay integers). Throws a `JSONParser.Failure`, which
+    /// says the line and column.
     public static func parse(_ data: Data) throws -> JSONValue {
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        return JSONValue(foundation: object)
-    }
-
-    /// Converts a `JSONSerialization` result. NSNumber booleans, integers and doubles are told apart.
-    public init(foundation object: Any) {
-        switch object {
-        case let value as String:
-            self = .string(value)
-        case let value as NSNumber:
-            self = JSONValue(number: value)
-        case let value as [Any]:
-            self = .array(value.map(JSONValue.init(foundation:)))
-        case let value as [String: Any]:
-            self = .object(value.mapValues(JSONValue.init(foundation:)))
-        default:
-            self = .null
-        }
-    }
-
-    private init(number: NSNumber) {
-        #if canImport(Darwin)
-        if CFGetTypeID(number) == CFBooleanGetTypeID() {
-            self = .bool(number.boolValue)
-            return
-        }
-        #endif
-        let type = String(cString: number.objCType)
-        if type == "c" || type == "B" {
-            self = .bool(number.boolValue)
-        } else if ["q", "l", "i", "s", "Q", "L", "I", "S"].contains(type) {
-            self = .int(number.intValue)
-        } else {
-            let double = number.doubleValue
-            self = .double(double)
-        }
+        try JSONParser.parse(data)
     }
 }
 

@@ -1,9 +1,9 @@
-import Domain
+import Foundation
 
 /// JSON numbers: the grammar and the values, shared by the parser and the CSV reader's cell typing.
 extension JSONParser {
     /// What `scanNumber` found.
-    enum NumberScan {
+    package enum NumberScan {
         /// A number's text ends before `end`.
         case number(end: Int, isInteger: Bool)
         /// Not a number: why, and the byte where that was found.
@@ -11,7 +11,7 @@ extension JSONParser {
     }
 
     /// The JSON number grammar from `start` (a '-' or a digit): where the number ends, or why it is not one.
-    static func scanNumber(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> NumberScan {
+    package static func scanNumber(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> NumberScan {
         @inline(__always) func isDigit(_ index: Int) -> Bool {
             index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
         }
@@ -43,7 +43,7 @@ extension JSONParser {
 
     /// A scanned number's value: an `Int` when it is an integer that fits, else a finite `Double`; nil when out
     /// of range.
-    static func numberValue(_ digits: UnsafeBufferPointer<UInt8>, isInteger: Bool) -> JSONValue? {
+    package static func numberValue(_ digits: UnsafeBufferPointer<UInt8>, isInteger: Bool) -> JSONValue? {
         if isInteger, let value = integer(digits) { return .int(value) }
         // Short numbers make a small (inline, unallocated) String; strtod does the exact rounding.
         guard let value = Double(String(decoding: digits, as: UTF8.self)), value.isFinite else { return nil }
@@ -52,13 +52,13 @@ extension JSONParser {
 
     /// `bytes` as one JSON number and nothing else (no whitespace either); nil when they are not one, or it is
     /// out of range. Cheaper than `parse` for text that is often not a number: a miss describes nothing.
-    static func number(exactly bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+    package static func number(exactly bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
         guard case .number(let end, let isInteger) = scanNumber(bytes, from: 0), end == bytes.count, end > 0 else { return nil }
         return numberValue(bytes, isInteger: isInteger)
     }
 
     /// Decimal digits (with an optional leading '-') to an Int, or nil on overflow.
-    static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
         var position = 0
         let negative = digits.first == UInt8(ascii: "-")
         if negative { position = 1 }

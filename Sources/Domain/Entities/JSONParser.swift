@@ -1,4 +1,3 @@
-import Domain
 import Foundation
 
 /// A strict RFC 8259 parser from UTF-8 bytes straight to `JSONValue`.
@@ -6,27 +5,33 @@ import Foundation
 /// Why not `JSONSerialization`: on Linux it builds an `NSDictionary`/`NSNumber` tree that is then walked and
 /// converted again, which doubles the work and the garbage per NDJSON line. This parser makes one pass and
 /// allocates only the values it returns. It also counts lines, so errors in a `.json` file say where they are.
-struct JSONParser {
+package struct JSONParser {
     /// A syntax error, with the 1-based line and column of the offending byte within the parsed text.
-    struct Failure: Error, Equatable {
-        var message: String
-        var line: Int
-        var column: Int
+    package struct Failure: Error, Equatable {
+        package var message: String
+        package var line: Int
+        package var column: Int
         /// The text ended before the value did: more bytes could still make it valid (`JSONElementStream`
         /// reads more and parses the value again).
-        var truncated = false
+        package var truncated = false
     }
 
     /// Where the parser is: the next byte's index, and the line it is on with that line's first byte (an index
     /// that may lie before the parsed bytes, when they are a window onto a longer text).
-    struct Position {
-        var index = 0
-        var line = 1
-        var lineStart = 0
+    package struct Position {
+        package var index = 0
+        package var line = 1
+        package var lineStart = 0
+
+        package init(index: Int = 0, line: Int = 1, lineStart: Int = 0) {
+            self.index = index
+            self.line = line
+            self.lineStart = lineStart
+        }
     }
 
     /// Deeper nesting is refused rather than risking the stack on hostile input.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let workspace: Workspace
@@ -35,40 +40,40 @@ struct JSONParser {
     private var lineStart = 0
     private var depth = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()) {
         self.bytes = bytes
         self.workspace = workspace
     }
 
     /// A parser that starts at `position` of `bytes` (a window of a longer text, continued where it left off).
-    init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace, at position: Position) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace, at position: Position) {
         self.init(bytes, workspace: workspace)
         index = position.index
         line = position.line
         lineStart = position.lineStart
     }
 
-    var position: Position { Position(index: index, line: line, lineStart: lineStart) }
+    package var position: Position { Position(index: index, line: line, lineStart: lineStart) }
 
     /// The next byte, if any.
-    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    package var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     /// Parses one complete JSON text (surrounding whitespace allowed, nothing else after it).
-    static func parse(
+    package static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, workspace: Workspace = Workspace()
     ) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes, workspace: workspace)
         return try parser.parseDocument()
     }
 
-    static func parse(_ data: Data) throws(Failure) -> JSONValue {
+    package static func parse(_ data: Data) throws(Failure) -> JSONValue {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(Failure) in try parse(raw.bindMemory(to: UInt8.self)) }
         }
         return try result.get()
     }
 
-    mutating func parseDocument() throws(Failure) -> JSONValue {
+    package mutating func parseDocument() throws(Failure) -> JSONValue {
         skipByteOrderMark()
         skipWhitespace()
         let value = try parseValue()
@@ -77,14 +82,14 @@ struct JSONParser {
     }
 
     /// After the last value: only whitespace may follow.
-    mutating func finishDocument() throws(Failure) {
+    package mutating func finishDocument() throws(Failure) {
         skipWhitespace()
         if index < bytes.count { throw failure("unexpected \(describeCurrent()) after the JSON value") }
     }
 
     // MARK: - Values
 
-    mutating func parseValue() throws(Failure) -> JSONValue {
+    package mutating func parseValue() throws(Failure) -> JSONValue {
         guard index < bytes.count else { throw failure("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -158,7 +163,7 @@ struct JSONParser {
 
     // MARK: - Strings
 
-    mutating func parseString() throws(Failure) -> String {
+    package mutating func parseString() throws(Failure) -> String {
         index += 1  // opening quote
         let start = index
         // Fast path: no escapes, the common case, decodes straight from the input bytes.
@@ -285,14 +290,14 @@ struct JSONParser {
         index += count
     }
 
-    mutating func consume(_ byte: UInt8) throws(Failure) -> Bool {
+    package mutating func consume(_ byte: UInt8) throws(Failure) -> Bool {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
     }
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0D:
@@ -311,7 +316,7 @@ struct JSONParser {
         if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
-    func describeCurrent() -> String {
+    package func describeCurrent() -> String {
         guard index < bytes.count else { return "end of input" }
         let byte = bytes[index]
         if byte >= 0x21, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
@@ -319,14 +324,14 @@ struct JSONParser {
     }
 
     /// A failure at the current byte; at the end of the bytes it is `truncated` (more text could mend it).
-    func failure(_ message: String, truncated: Bool = false) -> Failure {
+    package func failure(_ message: String, truncated: Bool = false) -> Failure {
         Failure(message: message, line: line, column: index - lineStart + 1, truncated: truncated || index >= bytes.count)
     }
 }
 
 extension JSONParser.Failure {
     /// As a source error about a whole JSON file: `line 3: invalid JSON: … (column 7)`.
-    var sourceError: SourceError {
+    package var sourceError: SourceError {
         SourceError(.parse, "line \(line): invalid JSON: \(message) (column \(column))")
     }
 }

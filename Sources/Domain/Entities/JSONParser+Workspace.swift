@@ -1,4 +1,4 @@
-import Domain
+import Foundation
 
 extension JSONParser {
     /// Scratch space reused across parses (NDJSON lines): object members are gathered here first so each
@@ -8,14 +8,14 @@ extension JSONParser {
     /// dictionary, where an array's would be copied and then destroyed (a retain and a release of every key
     /// and value: a tenth of the JSON-array reader's time). One parser uses a workspace at a time, on one thread,
     /// so the run-time exclusivity checks of a class's stored properties are left out.
-    final class Workspace {
-        typealias Member = (key: String, value: JSONValue)
+    package final class Workspace {
+        package typealias Member = (key: String, value: JSONValue)
         @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Member>
         @exclusivity(unchecked) private var capacity: Int
         /// Members gathered and not yet taken: the open objects', innermost last.
-        @exclusivity(unchecked) private(set) var count = 0
+        @exclusivity(unchecked) package private(set) var count = 0
 
-        init() {
+        package init() {
             capacity = 32
             storage = .allocate(capacity: capacity)
         }
@@ -25,7 +25,7 @@ extension JSONParser {
             storage.deallocate()
         }
 
-        func push(_ member: Member) {
+        package func push(_ member: Member) {
             if count == capacity {
                 let larger = UnsafeMutablePointer<Member>.allocate(capacity: capacity * 2)
                 larger.moveInitialize(from: storage, count: count)
@@ -38,7 +38,7 @@ extension JSONParser {
         }
 
         /// The members from `base` on, moved into one dictionary (a later duplicate key wins).
-        func takeObject(from base: Int) -> [String: JSONValue] {
+        package func takeObject(from base: Int) -> [String: JSONValue] {
             let members = storage
             var object = [String: JSONValue](minimumCapacity: count - base)
             for index in base..<count {
@@ -50,7 +50,7 @@ extension JSONParser {
         }
 
         /// Drops the members from `base` on: their object failed to parse.
-        func drop(from base: Int) {
+        package func drop(from base: Int) {
             guard count > base else { return }
             (storage + base).deinitialize(count: count - base)
             count = base
