@@ -2,8 +2,6 @@ import Domain
 import Foundation
 import Testing
 
-@testable import FilesProvider
-
 @Suite("JSON parser")
 struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParser.Failure) -> JSONValue {
