@@ -21,7 +21,13 @@ enum FeedText {
 
     /// Appends text as it must appear inside HTML markup (the parser unescaped it).
     static func appendEscaped(_ text: String, to buffer: inout String, quotes: Bool = false) {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (quotes && $0 == 0x22) }) else {
+        // Scanned as contiguous bytes: `utf8.contains(where:)` walked the string's view a byte at a time and
+        // was ~4 % of a run of 1,000 feeds.
+        var text = text
+        let needsEscaping = text.withUTF8 { bytes in
+            bytes.contains { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (quotes && $0 == 0x22) }
+        }
+        guard needsEscaping else {
             buffer += text
             return
         }
