@@ -40,7 +40,7 @@ public enum ManifestLoader {
         do {
             root = try JSONValue.parse(data)
         } catch {
-            throw ManifestError(path: "", "not valid JSON: \(describe(error))")
+            throw ManifestError(path: "", "not valid JSON: \(error)")
         }
         var problems: [ManifestProblem] = []
         func problem(_ path: String, _ message: String) {
@@ -251,11 +251,5 @@ public enum ManifestLoader {
             return nil
         }
         return number
-    }
-
-    /// Foundation's JSON errors carry the useful part ("around line 3, column 5") in the debug description.
-    private static func describe(_ error: any Error) -> String {
-        guard let failure = error as? JSONParser.Failure else { return "\(error)" }
-        return "line \(failure.line), column \(failure.column): \(failure.message)"
     }
 }

@@ -45,4 +45,26 @@ struct FeedLocationTests {
         let plain = try #require(URL(string: "https://example.com/feed.xml"))
         #expect(FeedLocation.url(plain).description == "https://example.com/feed.xml")
     }
+
+    @Test("text saved as UTF-16 or UTF-32 with a byte order mark parses as its UTF-8 does", arguments: [
+        String.Encoding.utf16LittleEndian, .utf16BigEndian, .utf32LittleEndian, .utf32BigEndian,
+    ])
+    func unicodeEncodings(encoding: String.Encoding) throws {
+        let text = #"{"name": "Zürich 東京", "n": [1, 2.5, true, null]}"#
+        let marks: [String.Encoding: [UInt8]] = [
+            .utf16LittleEndian: [0xFF, 0xFE], .utf16BigEndian: [0xFE, 0xFF],
+            .utf32LittleEndian: [0xFF, 0xFE, 0x00, 0x00], .utf32BigEndian: [0x00, 0x00, 0xFE, 0xFF],
+        ]
+        let data = Data(try #require(marks[encoding])) + (try #require(text.data(using: encoding)))
+        #expect(try JSONValue.parse(data) == JSONValue.parse(Data(text.utf8)))
+    }
+
+    @Test("a syntax error says the line and column of the first byte that breaks the text")
+    func syntaxError() {
+        #expect(throws: JSONValue.SyntaxError(line: 2, column: 8, message: "expected ':' after an object key, found '1'")) {
+            try JSONValue.parse(Data("{\"a\": 1,\n  \"b\"  1}".utf8))
+        }
+        let error = JSONValue.SyntaxError(line: 2, column: 8, message: "m")
+        #expect(error.description == "line 2, column 8: m")
+    }
 }

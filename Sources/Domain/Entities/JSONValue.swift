@@ -113,10 +113,75 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// Parses JSON text (any top-level value; integers stay integers). Throws a `JSONParser.Failure`, which
-    /// says the line and column.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONParser.parse(data)
+    /// Why text is not JSON: the 1-based line and column of the first byte that breaks it.
+    public struct SyntaxError: Error, Hashable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+        public var message: String
+
+        public init(line: Int, column: Int, message: String) {
+            self.line = line
+            self.column = column
+            self.message = message
+        }
+
+        public var description: String { "line \(line), column \(column): \(message)" }
+    }
+
+    /// Parses JSON text (any top-level value; integers stay integers). UTF-8, or UTF-16/UTF-32 with a byte order
+    /// mark (as some editors save), which is converted first.
+    public static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
+        do throws(JSONParser.Failure) {
+            if let converted = utf8(fromUnicodeWithByteOrderMark: data) { return try JSONParser.parse(converted) }
+            return try JSONParser.parse(data)
+        } catch {
+            throw SyntaxError(line: error.line, column: error.column, message: error.message)
+        }
+    }
+
+    /// The text of UTF-16 or UTF-32 data as UTF-8 (its byte order mark dropped); nil for anything else.
+    private static func utf8(fromUnicodeWithByteOrderMark data: Data) -> Data? {
+        let encodings: [([UInt8], String.Encoding)] = [
+            ([0x00, 0x00, 0xFE, 0xFF], .utf32BigEndian), ([0xFF, 0xFE, 0x00, 0x00], .utf32LittleEndian),
+            ([0xFE, 0xFF], .utf16BigEndian), ([0xFF, 0xFE], .utf16LittleEndian),
+        ]
+        guard let (mark, encoding) = encodings.first(where: { data.starts(with: $0.0) }),
+              let text = String(data: data.dropFirst(mark.count), encoding: encoding) else { return nil }
+        return Data(text.utf8)
+    }
+
+    /// Converts a `JSONSerialization` result. NSNumber booleans, integers and doubles are told apart.
+    public init(foundation object: Any) {
+        switch object {
+        case let value as String:
+            self = .string(value)
+        case let value as NSNumber:
+            self = JSONValue(number: value)
+        case let value as [Any]:
+            self = .array(value.map(JSONValue.init(foundation:)))
+        case let value as [String: Any]:
+            self = .object(value.mapValues(JSONValue.init(foundation:)))
+        default:
+            self = .null
+        }
+    }
+
+    private init(number: NSNumber) {
+        #if canImport(Darwin)
+        if CFGetTypeID(number) == CFBooleanGetTypeID() {
+            self = .bool(number.boolValue)
+            return
+        }
+        #endif
+        let type = String(cString: number.objCType)
+        if type == "c" || type == "B" {
+            self = .bool(number.boolValue)
+        } else if ["q", "l", "i", "s", "Q", "L", "I", "S"].contains(type) {
+            self = .int(number.intValue)
+        } else {
+            let double = number.doubleValue
+            self = .double(double)
+        }
     }
 }
 

@@ -41,7 +41,9 @@ public struct CSVFileReader: RecordFileReader {
         let header = Self.columnNames(names)
         // Every row has the header's keys: a row's fields start as a copy of one dictionary made here, and its
         // values are set by position, so no key is hashed per row (hashing was a tenth of the reader's time).
-        // A copy keeps the storage's layout, so the positions found here are valid in every row's copy.
+        // The standard library's copy of a dictionary keeps its storage's layout (scale, age and seed), so the
+        // positions found here are valid in every row's copy; were that to change, a stale index traps (it cannot
+        // put a value under another key), and the golden tests would say so.
         var template: [String: JSONValue] = Dictionary(minimumCapacity: header.count)
         for name in header { template[name] = .null }
         let slots = header.map { template.index(forKey: $0)! }
