@@ -14,7 +14,10 @@ struct ManifestOptions: ParsableArguments {
 
     var manifestURL: URL {
         let path = manifest ?? ProcessInfo.processInfo.environment["AGGREGATE_MANIFEST"] ?? "manifest.json"
-        return URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+        // A file: `isDirectory: false` spares the `stat` that asks. `~` is expanded only when there is one (the
+        // bridge to NSString costs more than the rest of this).
+        let expanded = path.hasPrefix("~") ? (path as NSString).expandingTildeInPath : path
+        return URL(fileURLWithPath: expanded, isDirectory: false)
     }
 
     var displayPath: String {
