@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""1,000 feed sources at once (issue 20, goal 5), side by side with newsboat on the same feeds from the same server.
+"""1,000 feed sources at once (issue 20, goal 5), side by side with newsboat on the same feeds from the same server, and
+with `curl --parallel` fetching the same URLs without parsing them (the floor of this server and loopback).
 
     python3 Benchmarks/many-sources/bench.py AGGREGATE_BINARY [RUNS]
     LIMITS=16,64 SOURCES=1000 DELAY=0.05 python3 Benchmarks/many-sources/bench.py .build/release/aggregate 5
@@ -78,6 +79,14 @@ def newsboat(base, limit):
     return command, cache, {"HOME": directory}
 
 
+def curl(base, limit):
+    """`curl --parallel` on the same URLs: the floor this server and loopback allow at the limit (no parsing)."""
+    path = os.path.join(work, f"curl-{limit}.cfg")
+    with open(path, "w") as config:
+        config.writelines(f'url = "{base}/feed/{i}.atom"\noutput = "/dev/null"\n' for i in range(count))
+    return ["curl", "--silent", "--parallel", "--parallel-max", str(limit), "--config", path]
+
+
 def main():
     if shutil.which("newsboat") is None:
         sys.exit("newsboat is not installed (Debian: apt-get install newsboat)")
@@ -90,12 +99,15 @@ def main():
             ideal = math.ceil(count / limit) * delay
             aggregate = [binary, "--manifest", manifest(base, limit), "--format", "json"]
             boat, cache, boat_env = newsboat(base, limit)
-            samples = {"aggregate": [], "newsboat": []}
+            floor = curl(base, limit)
+            samples = {"aggregate": [], "newsboat": [], "curl --parallel": []}
             for _ in range(runs):
                 for name in samples:
                     stats(base, reset=True)
                     if name == "aggregate":
                         result = measure(aggregate, {"AGGREGATE_HOME": tempfile.mkdtemp(dir=work)})
+                    elif name == "curl --parallel":
+                        result = measure(floor)
                     else:
                         if os.path.exists(cache):
                             os.remove(cache)
