@@ -12,7 +12,11 @@ enum HistorySources {
 
     /// `source`'s key, made when it has none.
     static func makeKey(of source: SourceIdentity, in db: Database) throws -> Int64 {
-        if let key = try key(of: source, in: db) { return key }
+        try key(of: source, in: db) ?? insertKey(of: source, in: db)
+    }
+
+    /// A new key for `source`, which `key(of:in:)` just found without one.
+    static func insertKey(of source: SourceIdentity, in db: Database) throws -> Int64 {
         try db.execute(
             sql: "INSERT INTO history_source (source_id, fingerprint) VALUES (?, ?)",
             arguments: [source.id, source.fingerprint])

@@ -18,7 +18,7 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
             let hasHistory = try known.flatMap {
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_key = ?)", arguments: [$0])
             } ?? false
-            let key = try known ?? HistorySources.makeKey(of: source, in: db)
+            let key = try known ?? HistorySources.insertKey(of: source, in: db)
             // One statement for the whole batch: the ids go in as a JSON array, and RETURNING names the rows
             // actually inserted (an id seen before is ignored, so not returned).
             let unseen = try String.fetchSet(
