@@ -3,17 +3,22 @@
 /// The handler hands libxml2's namespace declarations over as `xmlns` attributes and names as `prefix:local`;
 /// the bindings are tracked here, scopes pushed only by the elements that declare some, so an undeclared
 /// prefix (`dc:` without its `xmlns:dc`, common in feeds) still means what feeds mean by it. Names are
-/// classified once and cached until the bindings change.
+/// classified once per scope and cached; an inner scope's end brings the outer one's cache back (XHTML content
+/// declares its namespace in every entry, and classifying the entry's names again each time was ~1 % of a run).
 struct ElementNames {
-    private var prefixes: [String: String] = [:]
-    private var savedPrefixes: [[String: String]] = []
-    private var classified: [String: FeedElement] = [:]
-    private var recentNames: [(String, FeedElement)] = []
+    private struct Scope {
+        var prefixes: [String: String] = [:]
+        var classified: [String: FeedElement] = [:]
+        var recentNames: [(String, FeedElement)] = []
+    }
+
+    private var scope = Scope()
+    private var savedScopes: [Scope] = []
 
     /// Applies `xmlns` / `xmlns:p` attributes; true when the element declared any (a scope to end with it).
-    mutating func declareNamespaces(_ attributes: [String: String]) -> Bool {
+    mutating func declareNamespaces(_ attributes: XMLAttributes) -> Bool {
         var declared = false
-        for (key, value) in attributes where key.hasPrefix("xmlns") {
+        for (key, value) in attributes.pairs where key.hasPrefix("xmlns") {
             let prefix: String
             if key == "xmlns" {
                 prefix = ""
@@ -23,37 +28,42 @@ struct ElementNames {
                 continue
             }
             if !declared {
-                savedPrefixes.append(prefixes)
+                savedScopes.append(scope)
+                scope.classified = [:]
+                scope.recentNames = []
                 declared = true
             }
-            prefixes[prefix] = value
+            scope.prefixes[prefix] = value
         }
-        if declared { forgetClassifiedNames() }
         return declared
     }
 
     /// The element that declared namespaces has ended.
     mutating func endScope() {
-        prefixes = savedPrefixes.removeLast()
-        forgetClassifiedNames()
+        scope = savedScopes.removeLast()
     }
 
-    /// The bindings (or what no namespace means) changed: names may mean something else now.
+    /// What no namespace means changed (the document turned out to be Atom): names may mean something else,
+    /// in every scope.
     mutating func forgetClassifiedNames() {
-        classified.removeAll(keepingCapacity: true)
-        recentNames.removeAll(keepingCapacity: true)
+        scope.classified.removeAll(keepingCapacity: true)
+        scope.recentNames.removeAll(keepingCapacity: true)
+        for index in savedScopes.indices {
+            savedScopes[index].classified = [:]
+            savedScopes[index].recentNames = []
+        }
     }
 
     mutating func classify(_ qualifiedName: String, atomDocument: Bool) -> FeedElement {
         // A feed repeats a dozen names; comparing short (inline) strings beats hashing them.
-        for (name, element) in recentNames where name == qualifiedName { return element }
+        for (name, element) in scope.recentNames where name == qualifiedName { return element }
         let element = classifyUncached(qualifiedName, atomDocument: atomDocument)
-        if recentNames.count < 24 { recentNames.append((qualifiedName, element)) }
+        if scope.recentNames.count < 24 { scope.recentNames.append((qualifiedName, element)) }
         return element
     }
 
     private mutating func classifyUncached(_ qualifiedName: String, atomDocument: Bool) -> FeedElement {
-        if let known = classified[qualifiedName] { return known }
+        if let known = scope.classified[qualifiedName] { return known }
         let prefix: Substring
         let local: Substring
         if let colon = qualifiedName.firstIndex(of: ":") {
@@ -64,13 +74,13 @@ struct ElementNames {
             local = qualifiedName[...]
         }
         let namespace: FeedElement.Namespace
-        if let uri = prefixes[String(prefix)] {
+        if let uri = scope.prefixes[String(prefix)] {
             namespace = FeedElement.Namespace(uri: uri)
         } else {
             namespace = prefix.isEmpty ? .none : FeedElement.Namespace(undeclaredPrefix: prefix)
         }
         let element = FeedElement.classify(namespace: namespace, local: local, atomDocument: atomDocument)
-        classified[qualifiedName] = element
+        scope.classified[qualifiedName] = element
         return element
     }
 }

@@ -22,7 +22,7 @@ extension FeedDocumentBuilder {
         }
     }
 
-    mutating func role(of element: FeedElement, attributes: [String: String]) -> Role {
+    mutating func role(of element: FeedElement, attributes: XMLAttributes) -> Role {
         switch contexts.last {
         case .rssRoot?, .rdfRoot?:
             switch element {
@@ -70,7 +70,7 @@ extension FeedDocumentBuilder {
         FeedText.url(text, base: currentBase)
     }
 
-    mutating func entryRole(of element: FeedElement, attributes: [String: String]) -> Role {
+    mutating func entryRole(of element: FeedElement, attributes: XMLAttributes) -> Role {
         switch element {
         case .item, .atomEntry:
             // An entry inside an entry: the outer one waits until the inner one ends (`finishEntry` decides).

@@ -110,7 +110,7 @@ struct FeedDocumentBuilder {
     // MARK: - Elements
 
     /// Returns false when parsing should stop (not a feed).
-    mutating func startElement(_ elementName: String, attributes: [String: String]) -> Bool {
+    mutating func startElement(_ elementName: String, attributes: XMLAttributes) -> Bool {
         var frame = Frame(role: .passive)
         if !attributes.isEmpty {
             frame.pushedNamespaces = names.declareNamespaces(attributes)

@@ -26,22 +26,24 @@ extension FeedSAXHandler {
         sax.fatalError = nil
         sax.startElementNs = { pointer, local, prefix, _, namespaceCount, namespaces, attributeCount, _, attributes in
             guard let handler = handler(pointer), handler.allowExpansion(16, in: pointer) else { return }
-            var dictionary: [String: String] = [:]
+            handler.attributes.removeAll()
             if let namespaces, namespaceCount > 0 {
                 for index in 0..<Int(namespaceCount) {
                     let prefix = namespaces[2 * index]
-                    let key = prefix.map { "xmlns:" + handler.name($0) } ?? "xmlns"
-                    dictionary[key] = handler.name(namespaces[2 * index + 1])
+                    handler.attributes.add(prefix.map { "xmlns:" + handler.name($0) } ?? "xmlns") {
+                        handler.name(namespaces[2 * index + 1])
+                    }
                 }
             }
             if let attributes, attributeCount > 0 {
                 for index in 0..<Int(attributeCount) {
                     let fields = attributes + 5 * index  // localname, prefix, URI, value, end
-                    let key = handler.qualifiedName(fields[0], fields[1])
-                    if dictionary[key] == nil { dictionary[key] = handler.attributeValue(fields[3], fields[4]) }
+                    handler.attributes.add(handler.qualifiedName(fields[0], fields[1])) {
+                        handler.attributeValue(fields[3], fields[4])
+                    }
                 }
             }
-            handler.startElement(handler.qualifiedName(local, prefix), attributes: dictionary)
+            handler.startElement(handler.qualifiedName(local, prefix))
         }
         sax.endElementNs = { pointer, local, prefix, _ in
             guard let handler = handler(pointer) else { return }

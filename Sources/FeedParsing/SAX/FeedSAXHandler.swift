@@ -40,7 +40,10 @@ final class FeedSAXHandler {
 
     // MARK: - Events (from the C callbacks below)
 
-    func startElement(_ name: String, attributes: [String: String]) {
+    /// The attributes of the element being started, refilled by the callback for each (one buffer, reused).
+    var attributes = XMLAttributes()
+
+    func startElement(_ name: String) {
         guard !stopped else { return }
         if !builder.startElement(name, attributes: attributes) { stop() }
     }
@@ -133,21 +136,24 @@ final class FeedSAXHandler {
     /// interns names in the parser's dictionary, which lives as long as the parse: the same name is the same
     /// pointer, so each distinct name is converted once (up to `maxCachedNames`).
     func qualifiedName(_ local: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?) -> String {
-        // A feed repeats a couple of dozen names: comparing two pointers beats hashing them.
-        for (knownLocal, knownPrefix, known) in recentNames where knownLocal == local && knownPrefix == prefix { return known }
+        // A feed repeats a few dozen names: comparing pointers beats hashing them. The pointers are kept apart
+        // from the strings so the scan copies (retains) nothing.
         let key = NameKey(local: local, prefix: prefix)
+        if let index = recentKeys.firstIndex(of: key) { return recentNames[index] }
         if let known = names[key] { return known }
         let value = prefix == nil ? name(local) : name(prefix) + ":" + name(local)
-        if recentNames.count < Self.maxRecentNames {
-            recentNames.append((local, prefix, value))
+        if recentKeys.count < Self.maxRecentNames {
+            recentKeys.append(key)
+            recentNames.append(value)
         } else if names.count < Self.maxCachedNames {
             names[key] = value
         }
         return value
     }
 
-    private static let maxRecentNames = 32
-    private var recentNames: [(UnsafePointer<xmlChar>?, UnsafePointer<xmlChar>?, String)] = []
+    private static let maxRecentNames = 64
+    private var recentKeys: [NameKey] = []
+    private var recentNames: [String] = []
 
     private struct NameKey: Hashable {
         let local: UnsafePointer<xmlChar>?

@@ -19,26 +19,26 @@ enum FeedText {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
     }
 
-    /// Appends text as it must appear inside HTML markup (the parser unescaped it).
-    static func appendEscaped(_ text: String, to buffer: inout String, quotes: Bool = false) {
-        // Scanned as contiguous bytes: `utf8.contains(where:)` walked the string's view a byte at a time and
-        // was ~4 % of a run of 1,000 feeds.
+    /// Appends text as it must appear inside HTML markup (the parser unescaped it), as UTF-8.
+    /// Byte by byte: `&`, `<`, `>` and `"` never occur inside a multi-byte sequence of valid UTF-8.
+    static func appendEscaped(_ text: String, to buffer: inout [UInt8], quotes: Bool = false) {
         var text = text
-        let needsEscaping = text.withUTF8 { bytes in
-            bytes.contains { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || (quotes && $0 == 0x22) }
-        }
-        guard needsEscaping else {
-            buffer += text
-            return
-        }
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": buffer += "&amp;"
-            case "<": buffer += "&lt;"
-            case ">": buffer += "&gt;"
-            case "\"" where quotes: buffer += "&quot;"
-            default: buffer.unicodeScalars.append(character)
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let escape: StaticString
+                switch bytes[index] {
+                case 0x26: escape = "&amp;"
+                case 0x3C: escape = "&lt;"
+                case 0x3E: escape = "&gt;"
+                case 0x22 where quotes: escape = "&quot;"
+                default: continue
+                }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                escape.withUTF8Buffer { buffer.append(contentsOf: $0) }
+                start = index + 1
             }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 

@@ -7,7 +7,9 @@ struct TextCapture {
     /// Atom `type="xhtml"`: the text is markup, so text nodes are escaped back, and the wrapping `<div>`
     /// is not part of the value.
     private var isXHTML = false
-    private var buffer = ""
+    /// The text as UTF-8: the markup is written back a few bytes at a time, which a `String` makes costly
+    /// (its append machinery was ~6 % of parsing feeds with XHTML content).
+    private var buffer: [UInt8] = []
     /// Most fields arrive in one piece: that string is kept as it is, no copy.
     private var singleText: String?
 
@@ -33,31 +35,33 @@ struct TextCapture {
             singleText = string
         } else {
             spillSingleText()
-            buffer += string
+            append(string)
         }
     }
 
-    mutating func startTag(_ name: String, _ attributes: [String: String]) {
+    mutating func startTag(_ name: String, _ attributes: XMLAttributes) {
         guard isHTML else { return }
         spillSingleText()
-        buffer += "<"
-        buffer += name
-        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) where !key.hasPrefix("xmlns") && key != "xml:base" {
-            buffer += " "
-            buffer += key
-            buffer += "=\""
+        appendLiteral("<")
+        append(name)
+        // By name, as they always came out (they were a dictionary's); most tags have one or none.
+        let pairs = attributes.pairs.count > 1 ? attributes.pairs.sorted { $0.name < $1.name } : attributes.pairs
+        for (key, value) in pairs where !key.hasPrefix("xmlns") && key != "xml:base" {
+            appendLiteral(" ")
+            append(key)
+            appendLiteral("=\"")
             FeedText.appendEscaped(value, to: &buffer, quotes: true)
-            buffer += "\""
+            appendLiteral("\"")
         }
-        buffer += ">"
+        appendLiteral(">")
     }
 
     mutating func endTag(_ name: String) {
         guard isHTML, !Self.voidElements.contains(name) else { return }
         spillSingleText()
-        buffer += "</"
-        buffer += name
-        buffer += ">"
+        appendLiteral("</")
+        append(name)
+        appendLiteral(">")
     }
 
     /// Ends the capture: the text, as a string of its own (`buffer` is reused, and a value sharing its
@@ -68,16 +72,25 @@ struct TextCapture {
             singleText = nil
             return (text, isHTML)
         }
-        let text = buffer.withUTF8 { String(decoding: $0, as: UTF8.self) }
+        let text = String(decoding: buffer, as: UTF8.self)
         buffer.removeAll(keepingCapacity: true)
         return (text, isHTML)
     }
 
     private mutating func spillSingleText() {
         if let text = singleText {
-            buffer += text
+            append(text)
             singleText = nil
         }
+    }
+
+    private mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    private mutating func appendLiteral(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
     private static let voidElements: Set<String> = ["br", "img", "hr", "input", "meta", "link", "area", "base",
