@@ -134,15 +134,21 @@ final class RunStorage: Sendable {
         activities.withLock { $0[source.id] }?.isEmpty ?? true
     }
 
-    /// Records `itemIDs` in `sourceID`'s history when nothing depends on which were new (no `--new`).
-    /// - Returns: a note for people when the history could not be updated.
-    func markSeen(_ itemIDs: [String], sourceID: String) -> String? {
-        guard let history, let source = identity(of: sourceID) else { return nil }
+    /// Records each source's ids in its history when nothing depends on which were new (no `--new`), all in
+    /// one transaction.
+    /// - Returns: by source id, a note for people for each source whose ids could not be recorded.
+    func markSeen(_ batches: [(sourceID: String, ids: [String])]) -> [String: String] {
+        guard let history else { return [:] }
+        let known = batches.compactMap { batch in
+            identity(of: batch.sourceID).map { SeenBatch(source: $0, itemIDs: batch.ids) }
+        }
+        guard !known.isEmpty else { return [:] }
         do {
-            try history.markSeen(by: source, itemIDs: itemIDs, at: now())
-            return nil
+            try history.markSeen(known, at: now())
+            return [:]
         } catch {
-            return "the item history could not be updated: \(error.message)"
+            let note = "the item history could not be updated: \(error.message)"
+            return Dictionary(known.map { ($0.source.id, note) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -155,7 +161,7 @@ final class RunStorage: Sendable {
         guard let history, let source = identity(of: sourceID) else {
             return (items, false, newOnly ? "no item history (the store is unavailable): showing every item" : nil)
         }
-        guard newOnly else { return (items, false, markSeen(items.map(\.id), sourceID: sourceID)) }
+        guard newOnly else { return (items, false, markSeen([(sourceID, items.map(\.id))])[sourceID]) }
         do {
             let seen = try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now())
             return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)

@@ -14,7 +14,9 @@ import Synchronization
 ///
 /// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
 /// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
-/// first chunk), while the items are already on their way out.
+/// first chunk), while the items are already on their way out. What is left of each source when it finishes
+/// is gathered with other sources' (up to `historyChunk` ids or `maxGatheredSources` sources), so a run of
+/// many small sources commits a few transactions, not one a source.
 final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
@@ -48,13 +50,20 @@ final class StreamingRun: ItemStream {
     }
 
     private let output: OrderedHandoff<Event>
-    private let history = OrderedHandoff<(index: Int, ids: [String])>(producers: 1, capacity: StreamingRun.maxPendingChunks)
+    /// A chunk of the history: the ids of one source or more (by plan index), recorded in one transaction.
+    private typealias HistoryChunk = [(index: Int, ids: [String])]
+    private let history = OrderedHandoff<HistoryChunk>(producers: 1, capacity: StreamingRun.maxPendingChunks)
+    /// Finished sources' last ids, not yet handed to the history thread, and how many ids that is.
+    private let gathered = Mutex<(chunk: HistoryChunk, count: Int)>(([], 0))
     /// Left by the output and the history threads when they are done.
     private let drained = DispatchGroup()
     private let historyStarted = Mutex(false)
 
     /// Ids recorded in the history at once without `--new` (one transaction each).
     static let historyChunk = 16_384
+    /// Finished sources whose last ids are gathered into one chunk, at most: what a kill can lose of the
+    /// history of a run of many small sources (their items were printed; a later `--new` shows them again).
+    static let maxGatheredSources = 64
     /// Chunks waiting to be recorded, at most.
     static let maxPendingChunks = 4
     /// Batches of the source being written that may wait for the writer.
@@ -89,7 +98,7 @@ final class StreamingRun: ItemStream {
     }
 
     /// The history thread, started by the first chunk (most runs never fill one).
-    private func pushHistory(_ chunk: (index: Int, ids: [String])) {
+    private func pushHistory(_ chunk: HistoryChunk) {
         let start = historyStarted.withLock { started -> Bool in
             defer { started = true }
             return !started
@@ -97,18 +106,38 @@ final class StreamingRun: ItemStream {
         if start {
             drained.enter()
             history.drain(name: "aggregate.history", { [self] _, chunk, _ in
-                recordHistory(chunk.ids, index: chunk.index)
+                recordHistory(chunk)
             }, done: { [drained] in drained.leave() })
         }
         history.push(chunk, from: 0)
     }
 
+    /// A finished source's last ids: gathered with other sources', handed over once enough are (`flush`: now).
+    private func gatherHistory(_ ids: [String], index: Int?, flush: Bool = false) {
+        let chunk: HistoryChunk? = gathered.withLock { gathered in
+            if let index, !ids.isEmpty {
+                gathered.chunk.append((index, ids))
+                gathered.count += ids.count
+            }
+            guard !gathered.chunk.isEmpty,
+                  flush || gathered.count >= Self.historyChunk || gathered.chunk.count >= Self.maxGatheredSources
+            else { return nil }
+            defer { gathered = ([], 0) }
+            return gathered.chunk
+        }
+        if let chunk { pushHistory(chunk) }
+    }
+
     /// On the history thread: records a chunk of streamed ids; a failure becomes one note per source.
-    private func recordHistory(_ ids: [String], index: Int) {
-        guard let note = storage.markSeen(ids, sourceID: descriptors[index].id) else { return }
-        let line = "\(descriptors[index].id): \(note)"
+    private func recordHistory(_ chunk: HistoryChunk) {
+        let notes = storage.markSeen(chunk.map { (descriptors[$0.index].id, $0.ids) })
+        guard !notes.isEmpty else { return }
         sources.withLock { sources in
-            if !sources[index].notes.contains(line) { sources[index].notes.append(line) }
+            for (index, _) in chunk {
+                guard let note = notes[descriptors[index].id] else { continue }
+                let line = "\(descriptors[index].id): \(note)"
+                if !sources[index].notes.contains(line) { sources[index].notes.append(line) }
+            }
         }
     }
 
@@ -136,7 +165,7 @@ final class StreamingRun: ItemStream {
                 defer { sources[index].unrecorded = [] }
                 return sources[index].unrecorded
             }
-            if let chunk { pushHistory((index, chunk)) }
+            if let chunk { pushHistory([(index, chunk)]) }
         }
     }
 
@@ -173,7 +202,7 @@ final class StreamingRun: ItemStream {
         if source.streams == true {
             finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
             finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
-            if !source.unrecorded.isEmpty { pushHistory((index, source.unrecorded)) }
+            gatherHistory(source.unrecorded, index: index)
             if newOnly {
                 if source.isFirstRun, report.streamedItemCount > 0 {
                     notes.append("\(report.id): first run with --new: all \(report.streamedItemCount) items are new")
@@ -227,6 +256,7 @@ final class StreamingRun: ItemStream {
     /// store's part (its items counted, all of them passed on), and the notes for people, in plan order.
     /// Call when the use case completed.
     func outcome(_ report: AggregateReport, completion: @escaping @Sendable (RunStorage.Outcome) -> Void) {
+        gatherHistory([], index: nil, flush: true)
         history.finish(0)
         drained.notify(queue: .global()) { [self] in
             completion(sources.withLock { sources in

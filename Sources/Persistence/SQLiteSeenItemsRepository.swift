@@ -32,15 +32,16 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
         }
     }
 
-    public func markSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) {
+    public func markSeen(_ batches: [SeenBatch], at date: Date) throws(SourceError) {
         try database.write { db in
-            try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO seen_item (source_key, item_id, first_seen_at)
-                    SELECT ?, value, ? FROM json_each(?)
-                    """,
-                arguments: [try HistorySources.makeKey(of: source, in: db), date.timeIntervalSince1970,
-                            Self.jsonArray(itemIDs)])
+            let insert = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO seen_item (source_key, item_id, first_seen_at)
+                SELECT ?, value, ? FROM json_each(?)
+                """)
+            for batch in batches where !batch.itemIDs.isEmpty {
+                try insert.execute(arguments: [try HistorySources.makeKey(of: batch.source, in: db),
+                                               date.timeIntervalSince1970, Self.jsonArray(batch.itemIDs)])
+            }
         }
     }
 

@@ -29,12 +29,21 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
         }
     }
 
-    public func markSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) {
+    public func markSeen(_ batches: [SeenBatch], at date: Date) throws(SourceError) {
+        // One statement for every source of the batch: its columns as parallel arrays, a row per id.
+        var sourceIDs: [String] = [], fingerprints: [String] = [], itemIDs: [String] = []
+        for batch in batches {
+            sourceIDs.append(contentsOf: repeatElement(batch.source.id, count: batch.itemIDs.count))
+            fingerprints.append(contentsOf: repeatElement(batch.source.fingerprint, count: batch.itemIDs.count))
+            itemIDs.append(contentsOf: batch.itemIDs)
+        }
+        guard !itemIDs.isEmpty else { return }
         try database.withSession { session in
             try session.execute("""
                 INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
-                SELECT DISTINCT \(source.id), \(source.fingerprint), id, \(date.timeIntervalSince1970)::double precision
-                FROM unnest(\(itemIDs)::text[]) AS id
+                SELECT DISTINCT source_id, fingerprint, item_id, \(date.timeIntervalSince1970)::double precision
+                FROM unnest(\(sourceIDs)::text[], \(fingerprints)::text[], \(itemIDs)::text[])
+                    AS seen(source_id, fingerprint, item_id)
                 ON CONFLICT DO NOTHING
                 """)
         }

@@ -10,7 +10,7 @@ private struct UnreachableHistory: SeenItemsRepository {
         throw SourceError(.network, "cannot connect to the store postgres://aggregate:***@db:5432/aggregate")
     }
 
-    func markSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) {
+    func markSeen(_ batches: [SeenBatch], at date: Date) throws(SourceError) {
         throw SourceError(.network, "cannot connect")
     }
 }

@@ -94,6 +94,20 @@ struct StreamingRunTests {
         #expect(second.outcome.notes.isEmpty)
     }
 
+    @Test("many small sources' ids, gathered into shared chunks, are all recorded in each source's own history")
+    func historyOfManySources() async {
+        let storage = RunStorage(database: database)
+        let count = StreamingRun.maxGatheredSources * 2 + 3  // two full gatherings and a rest the run's end flushes
+        let ids = (0..<count).map { "feed\($0)" }
+        let plain = await run(ids.map { ($0, BatchesSource(batches: [["a", "b"]])) }, storage: storage)
+        #expect(plain.written.count == count * 2)
+        #expect(plain.outcome.notes.isEmpty)
+
+        let second = await run(ids.map { ($0, BatchesSource(batches: [["a", "b", "c"]])) }, storage: storage, newOnly: true)
+        #expect(second.written == ids.map { "\($0):c" }, "each source's a and b were recorded, under its own id")
+        #expect(second.outcome.notes.isEmpty, "no source had a first run")
+    }
+
     @Test("a source answered through the response cache is held, then served from its last good copy when it fails")
     func cachedSourceHeld() async throws {
         let clock = RunClock()

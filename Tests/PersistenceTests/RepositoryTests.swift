@@ -42,16 +42,23 @@ struct RepositoryTests {
         #expect(other == SeenItems(unseen: ["a"], isFirstRun: true), "history is per source")
     }
 
-    @Test("history: ids marked seen in bulk (odd ones included) count as seen by the next run")
+    @Test("history: ids marked seen in bulk (odd ones included, several sources at once) count as seen by the next run")
     func markSeen() async throws {
         let ids = (0..<5000).map { "id-\($0)" } + ["quote\"d", "back\\slash", "日本", ""]
         let next = try await blocking {
             let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
-            try history.markSeen(by: .testing("log"), itemIDs: ids, at: Date())
-            try history.markSeen(by: .testing("log"), itemIDs: ["id-1"], at: Date())  // a repeat is ignored
-            return try history.recordSeen(by: .testing("log"), itemIDs: ids + ["fresh"], at: Date())
+            try history.markSeen([SeenBatch(source: .testing("log"), itemIDs: ids)], at: Date())
+            // A repeat is ignored; several sources go in one call, each under its own key, an empty one skipped.
+            try history.markSeen([SeenBatch(source: .testing("log"), itemIDs: ["id-1"]),
+                                  SeenBatch(source: .testing("other"), itemIDs: ["id-1", "o", "o"]),
+                                  SeenBatch(source: .testing("empty"), itemIDs: [])], at: Date())
+            return (try history.recordSeen(by: .testing("log"), itemIDs: ids + ["fresh", "o"], at: Date()),
+                    try history.recordSeen(by: .testing("other"), itemIDs: ["id-1", "id-2", "o"], at: Date()),
+                    try history.recordSeen(by: .testing("empty"), itemIDs: ["a"], at: Date()))
         }
-        #expect(next == SeenItems(unseen: ["fresh"], isFirstRun: false))
+        #expect(next.0 == SeenItems(unseen: ["fresh", "o"], isFirstRun: false))
+        #expect(next.1 == SeenItems(unseen: ["id-2"], isFirstRun: false))
+        #expect(next.2 == SeenItems(unseen: ["a"], isFirstRun: true), "an empty batch records no history")
     }
 
     @Test("stats count each source's responses, copies and history; clear removes one source or all")

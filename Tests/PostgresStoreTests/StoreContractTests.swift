@@ -67,17 +67,21 @@ struct StoreContractTests {
     func history(kind: StoreKind) async throws {
         let store = try await StoreUnderTest.make(kind)
         let news = SourceIdentity.testing("news")
-        let (first, second, marked, other) = try await blocking {
+        let (first, second, marked, other, weatherSeen) = try await blocking {
             let first = try store.history.recordSeen(by: news, itemIDs: ["a", "b", "b"], at: Date())
             let second = try store.history.recordSeen(by: news, itemIDs: ["b", "c"], at: Date())
-            try store.history.markSeen(by: news, itemIDs: ["d"], at: Date())
-            let marked = try store.history.recordSeen(by: news, itemIDs: ["d", "e"], at: Date())
+            let weather = SourceIdentity.testing("weather")
+            try store.history.markSeen([SeenBatch(source: news, itemIDs: ["d", "d"]),
+                                        SeenBatch(source: weather, itemIDs: ["w"])], at: Date())
+            let marked = try store.history.recordSeen(by: news, itemIDs: ["d", "e", "w"], at: Date())
+            let weatherSeen = try store.history.recordSeen(by: weather, itemIDs: ["w", "d"], at: Date())
             let other = try store.history.recordSeen(by: SourceIdentity(id: "news", fingerprint: "x"), itemIDs: ["a"], at: Date())
-            return (first, second, marked, other)
+            return (first, second, marked, other, weatherSeen)
         }
+        #expect(weatherSeen == SeenItems(unseen: ["d"], isFirstRun: false), "one call marks each source apart")
         #expect(first == SeenItems(unseen: ["a", "b"], isFirstRun: true))
         #expect(second == SeenItems(unseen: ["c"], isFirstRun: false))
-        #expect(marked.unseen == ["e"])
+        #expect(marked.unseen == ["e", "w"])
         #expect(other == SeenItems(unseen: ["a"], isFirstRun: true))
     }
 
