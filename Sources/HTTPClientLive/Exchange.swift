@@ -57,6 +57,8 @@ extension AttemptTransport {
 
 /// One logical request: its attempts, the timers between them, and the single completion.
 final class Exchange: Sendable {
+    typealias Completion = @Sendable (Result<HTTPResponse, SourceError>) -> Void
+
     private struct State {
         var attempt = 0
         /// The last attempt whose outcome was acted on: each attempt's first outcome wins.
@@ -67,15 +69,18 @@ final class Exchange: Sendable {
         /// The current attempt's slots (the source's, then the process-wide limit's), given back with its
         /// first outcome.
         var slots: [RequestSlot] = []
+        /// Taken by `finish`: an attempt's timer keeps this exchange until its deadline, and the completion holds
+        /// what the source made of the response (its items), which must not live that long (a run of 1,000 feeds
+        /// kept every feed's items until its timeout: ~90 MiB).
+        var completion: Completion?
     }
 
     private let request: HTTPRequest
     private let transport: any AttemptTransport
     private let configuration: HTTPClientConfiguration
     private let cancellation: CancellationToken
-    private let completion: @Sendable (Result<HTTPResponse, SourceError>) -> Void
     private let start = DispatchTime.now()
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(
         request: HTTPRequest, transport: any AttemptTransport, configuration: HTTPClientConfiguration,
@@ -85,7 +90,7 @@ final class Exchange: Sendable {
         self.transport = transport
         self.configuration = configuration
         self.cancellation = cancellation
-        self.completion = completion
+        self.state = Mutex(State(completion: completion))
     }
 
     /// Seconds the source has left (infinite without a deadline).
@@ -205,18 +210,19 @@ final class Exchange: Sendable {
     }
 
     func finish(_ result: Result<HTTPResponse, SourceError>) {
-        let finished = state.withLock { state -> (retries: Int, stop: AttemptStop?, slots: [RequestSlot])? in
+        typealias Finished = (retries: Int, stop: AttemptStop?, slots: [RequestSlot], completion: Completion?)
+        let finished = state.withLock { state -> Finished? in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { (state.stopAttempt, state.slots) = (nil, []) }
-            return (state.attempt, state.stopAttempt, state.slots)
+            defer { (state.stopAttempt, state.slots, state.completion) = (nil, [], nil) }
+            return (state.attempt, state.stopAttempt, state.slots, state.completion)
         }
-        guard let (retries, stop, slots) = finished else { return }
+        guard let (retries, stop, slots, completion) = finished else { return }
         stop?()
         slots.forEach { $0.release() }
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
-        let completion = self.completion
+        guard let completion else { return }
         DispatchQueue.global().async { completion(result) }
     }
 

@@ -39,6 +39,28 @@ struct URLSessionHTTPClientTests {
         await server.stop()
     }
 
+    @Test("an answered request lets go of its completion (a source's items) at once, not at the attempt's timeout")
+    func completionReleased() async throws {
+        final class Held: Sendable {}
+        let server = try await FixtureServer.start()
+        server.route("/x", .json("{}"))
+        weak var released: Held?
+        do {
+            let held = Held()
+            released = held
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                makeClient().fetch(.get(server.baseURL, path: "/x"), cancellation: deadlineToken(SourceRunner.roomyTimeout)) { _ in
+                    withExtendedLifetime(held) { continuation.resume() }
+                }
+            }
+        }
+        // The completion returns on a pool thread just after resuming us: give it that moment (the attempt's
+        // timer, which kept it before, waits the roomy timeout).
+        for _ in 0..<400 where released != nil { try await Task.sleep(for: .milliseconds(25)) }
+        #expect(released == nil, "the completion outlived the exchange's answer")
+        await server.stop()
+    }
+
     @Test("a base URL with a path keeps it when a request path is appended")
     func baseURLPath() {
         let url = HTTPRequest.url(URL(string: "https://ghe.example.com/api/v3/")!, path: "/repos/a/b/issues")

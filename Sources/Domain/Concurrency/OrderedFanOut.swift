@@ -82,8 +82,13 @@ public enum OrderedFanOut {
             }
         }
 
+        /// The results, handed over once: the run itself may outlive the fan-out (its jobs' closures hold it,
+        /// and a transport may keep those until a timer fires), and the values (a source's items) must not.
         func results() -> [Value] {
-            state.withLock { $0.results.map { $0! } }
+            state.withLock { state in
+                defer { state.results = [] }
+                return state.results.map { $0! }
+            }
         }
     }
 }
