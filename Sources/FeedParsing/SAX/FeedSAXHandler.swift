@@ -6,12 +6,16 @@ import Foundation
 /// object): the builder each event goes to, and what the parse reported. One parse, one thread: never shared.
 /// (The callbacks' own context pointer stays the parser context, as libxml2's SAX2 defaults for the DTD need;
 /// libxml2 copies `_private` to the contexts it makes for a document's entities.)
+///
+/// The state every event touches is `@exclusivity(unchecked)`: libxml2 calls back one event at a time on the
+/// parsing thread, and no access to one of these overlaps another to the same property (the runtime's checks
+/// were ~2.5 % of parsing a feed).
 final class FeedSAXHandler {
-    private(set) var builder: FeedDocumentBuilder
+    @exclusivity(unchecked) private(set) var builder: FeedDocumentBuilder
     /// The parser context, for `xmlStopParser` and positions; set by `LibXML2PushParser`, cleared before it is freed.
     var context: xmlParserCtxtPtr?
     /// The builder asked to stop (enough entries, cancelled, not a feed): no more input is fed.
-    private(set) var stopped = false
+    @exclusivity(unchecked) private(set) var stopped = false
     /// Errors libxml2 recovered from (not warnings, not the end of input), counted for the source's warning.
     private(set) var recoveredErrors = 0
     /// The first of those, with where it was.
@@ -19,7 +23,7 @@ final class FeedSAXHandler {
     /// Where libxml2 stopped reading the input, when it did (`inputFailed`).
     private(set) var inputFailure: FeedDocumentBuilder.ReportedError?
     /// Names or text that were not valid UTF-8 and were read with U+FFFD in their place.
-    private(set) var invalidUTF8 = false
+    @exclusivity(unchecked) private(set) var invalidUTF8 = false
 
     init(maxEntries: Int, cancellation: CancellationToken?, documentURL: URL?, onEntry: ((FeedEntry) -> Bool)? = nil) {
         builder = FeedDocumentBuilder(maxEntries: maxEntries, cancellation: cancellation, documentURL: documentURL)
@@ -41,7 +45,7 @@ final class FeedSAXHandler {
     // MARK: - Events (from the C callbacks below)
 
     /// The attributes of the element being started, refilled by the callback for each (one buffer, reused).
-    var attributes = XMLAttributes()
+    @exclusivity(unchecked) var attributes = XMLAttributes()
 
     func startElement(_ name: String) {
         guard !stopped else { return }
@@ -80,9 +84,9 @@ final class FeedSAXHandler {
     // MARK: - Entity expansion
 
     /// Bytes the document has given libxml2 so far (`LibXML2PushParser` counts them).
-    var fedBytes = 0
+    @exclusivity(unchecked) var fedBytes = 0
     /// Bytes of text, elements and attribute values that came out of the document's own entities.
-    private var expandedBytes = 0
+    @exclusivity(unchecked) private var expandedBytes = 0
     /// Expansion allowed: this much, or `expansionFactor` times the document read so far, whichever is more.
     /// libxml2 2.9 bounds nested expansion ("billion laughs") but not one large entity referenced many times
     /// when a SAX application builds no tree (a 620 KB document took 95 s and 7.8 GB before this bound).
@@ -152,8 +156,8 @@ final class FeedSAXHandler {
     }
 
     private static let maxRecentNames = 64
-    private var recentKeys: [NameKey] = []
-    private var recentNames: [String] = []
+    @exclusivity(unchecked) private var recentKeys: [NameKey] = []
+    @exclusivity(unchecked) private var recentNames: [String] = []
 
     private struct NameKey: Hashable {
         let local: UnsafePointer<xmlChar>?
@@ -161,7 +165,7 @@ final class FeedSAXHandler {
     }
 
     private static let maxCachedNames = 1024
-    private var names: [NameKey: String] = [:]
+    @exclusivity(unchecked) private var names: [NameKey: String] = [:]
 
     /// An attribute value: `value..<end`. libxml2 leaves `&` as `&#38;` and declared entities as references
     /// when it does not substitute entities; those few values are decoded by libxml2 (its limits apply).
