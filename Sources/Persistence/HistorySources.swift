@@ -17,9 +17,8 @@ enum HistorySources {
 
     /// A new key for `source`, which `key(of:in:)` just found without one.
     static func insertKey(of source: SourceIdentity, in db: Database) throws -> Int64 {
-        try db.execute(
-            sql: "INSERT INTO history_source (source_id, fingerprint) VALUES (?, ?)",
-            arguments: [source.id, source.fingerprint])
+        try db.cachedStatement(sql: "INSERT INTO history_source (source_id, fingerprint) VALUES (?, ?)")
+            .execute(arguments: [source.id, source.fingerprint])
         return db.lastInsertedRowID
     }
 
@@ -45,9 +44,10 @@ enum HistorySources {
         try forget(keys: [legacyKey], in: db)
     }
 
+    /// Cached statements: a run of many sources looks up (and makes) a key for each, two or three a source.
     private static func lookUp(_ source: SourceIdentity, in db: Database) throws -> Int64? {
         try Int64.fetchOne(
-            db, sql: "SELECT key FROM history_source WHERE source_id = ? AND fingerprint = ?",
+            db.cachedStatement(sql: "SELECT key FROM history_source WHERE source_id = ? AND fingerprint = ?"),
             arguments: [source.id, source.fingerprint])
     }
 
