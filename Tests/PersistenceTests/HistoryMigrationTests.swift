@@ -7,10 +7,21 @@ import Testing
 
 @Suite("The item history's move to per-source keys (migration v4) keeps every source's history")
 struct HistoryMigrationTests {
+    /// The migrations as releases before the merged one registered them, one step each: `steps` of them.
+    static func releasedMigrator(upTo steps: Int) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        let released = [("v1", Schema.v1), ("v2-source-identity", Schema.v2SourceIdentity), ("v3-sinks", Schema.v3Sinks),
+                        ("v4-history-source-keys", Schema.v4HistorySourceKeys)]
+        for (identifier, sql) in released.prefix(steps) {
+            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
+        }
+        return migrator
+    }
+
     /// A store as the last release left it (migrations up to v3), with history rows written in its schema.
     private static func makeV3Store(in directory: TemporaryDirectory, rows: [(String, String, String)]) throws {
         let queue = try DatabaseQueue(path: directory.databaseURL.path)
-        try AppDatabase.migrator.migrate(queue, upTo: "v3-sinks")
+        try Self.releasedMigrator(upTo: 3).migrate(queue)
         try queue.write { db in
             for (source, fingerprint, item) in rows {
                 try db.execute(sql: "INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at) VALUES (?, ?, ?, 0)",
@@ -64,5 +75,52 @@ struct HistoryMigrationTests {
         }
         #expect(first == SeenItems(unseen: ["a"], isFirstRun: true))
         #expect(second == SeenItems(unseen: ["b"], isFirstRun: false))
+    }
+
+    /// Every table's columns (name, type, not null, default, key position) and every index's columns, in order.
+    private static func shape(of path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations'
+                ORDER BY name
+                """)
+            var shape: [String] = []
+            for table in tables {
+                for row in try Row.fetchAll(db, sql: "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", arguments: [table]) {
+                    shape.append("\(table).\(row[0] as String) \(row[1] as String) notnull=\(row[2] as Int) default=\(row[3] as String? ?? "-") pk=\(row[4] as Int)")
+                }
+                for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin FROM pragma_index_list(?) ORDER BY name", arguments: [table]) {
+                    let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [index[0] as String])
+                    shape.append("\(table) index unique=\(index[1] as Int) origin=\(index[2] as String) (\(columns.joined(separator: ", ")))")
+                }
+                let withoutRowID = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table])?
+                    .contains("WITHOUT ROWID") ?? false
+                shape.append("\(table) withoutRowID=\(withoutRowID)")
+            }
+            return shape
+        }
+    }
+
+    @Test("a new store is made in one step with the same tables, columns and indexes as a store of every release brought up step by step")
+    func newStoreMatchesUpgradedStores() async throws {
+        let (fresh, upgraded, versions) = try await blocking {
+            let new = try TemporaryDirectory()
+            let database = try new.open()
+            var upgraded: [[String]] = []
+            var versions: [String?] = [database.schemaVersion().applied]
+            for steps in 1...4 {
+                let old = try TemporaryDirectory()
+                try Self.releasedMigrator(upTo: steps).migrate(try DatabaseQueue(path: old.databaseURL.path))
+                let opened = try old.open()
+                versions.append(opened.schemaVersion().applied)
+                upgraded.append(try Self.shape(of: old.databaseURL.path))
+            }
+            return (try Self.shape(of: new.databaseURL.path), upgraded, versions)
+        }
+        #expect(fresh.count > 40, "the shape lists every column: \(fresh)")
+        for (index, shape) in upgraded.enumerated() {
+            #expect(shape == fresh, "a store of release step \(index + 1), upgraded, differs from a new one")
+        }
+        #expect(versions.allSatisfy { $0 == "v4-history-source-keys" })
     }
 }

@@ -109,7 +109,7 @@ public struct Doctor: Sendable {
             let current = version.appliedCount == version.known
             checks.append(DoctorCheck(
                 current ? .passed : .failed, "store",
-                "\(file.path): schema \(version.applied ?? "none") (\(version.appliedCount) of \(version.known) migrations), "
+                "\(file.path): schema \(version.applied ?? "none") (\(current ? "up to date" : "not this aggregate's")), "
                     + StoreReport.bytes(size),
                 fix: current ? nil : "this store was written by a newer aggregate; use that version or a new AGGREGATE_HOME"))
         } catch {
