@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTPClient
+import HTTPClientLive
 import Logging
 import Persistence
 import ProviderKit
@@ -18,6 +19,9 @@ public struct AppDIContainer: Sendable {
     let store: StoreHandle
     /// `defaults.maxConcurrentRequests`: every HTTP request of the container's sources takes one of these.
     let requestSlots: RequestSlots
+    /// The live HTTP clients of this container's runs (see `HTTPClients.swift`): the environment's proxy and CA
+    /// variables read once, not for every source built.
+    let liveHTTP: LiveHTTPClientFactory
     /// Credential helpers' answers for this container's runs (asked once, not at every refresh of a watch).
     let secretCache = SecretCache()
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
@@ -34,6 +38,8 @@ public struct AppDIContainer: Sendable {
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
         self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
+        self.liveHTTP = LiveHTTPClientFactory(
+            network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
