@@ -38,17 +38,20 @@ public enum OrderedFanOut {
             job(index) { value in
                 guard run.store(value, at: index) else { return }  // a second `done` is ignored
                 group.leave()
-                // Async, so jobs that finish synchronously do not recurse one frame per job.
-                DispatchQueue.global().async { startNext() }
+                // Async, so jobs that finish synchronously do not recurse one frame per job; and only when a job
+                // is left to claim (a source of one URL, most feeds, would wake a pool thread for nothing).
+                if run.hasUnclaimed { DispatchQueue.global().async { startNext() } }
             }
         }
 
-        for _ in 0..<max(1, min(limit, count)) {
-            DispatchQueue.global().async { startNext() }
-        }
         group.notify(queue: .global()) {
             completion(run.results())
         }
+        // The caller is a pool thread already: it starts the first job itself, the pool the others.
+        for _ in 1..<max(1, min(limit, count)) {
+            DispatchQueue.global().async { startNext() }
+        }
+        startNext()
     }
 
     private final class Run<Value: Sendable>: Sendable {
@@ -64,6 +67,8 @@ public enum OrderedFanOut {
             self.count = count
             self.state = Mutex(State(results: Array(repeating: nil, count: count)))
         }
+
+        var hasUnclaimed: Bool { state.withLock { $0.next < count } }
 
         func claimNext() -> Int? {
             state.withLock { state in
