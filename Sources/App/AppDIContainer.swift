@@ -19,9 +19,13 @@ public struct AppDIContainer: Sendable {
     let store: StoreHandle
     /// `defaults.maxConcurrentRequests`: every HTTP request of the container's sources takes one of these.
     let requestSlots: RequestSlots
-    /// The live HTTP clients of this container's runs (see `HTTPClients.swift`): the environment's proxy and CA
-    /// variables read once, not for every source built.
+    /// The live HTTP clients of the container's runs: the proxy and CA variables of its environment (read once,
+    /// not for every source built), the manifest's `defaults.caFile`, and `requestSlots`, shared by every source
+    /// of every run the container makes (a watch's and a server's too). The connections behind them are the
+    /// process's (HTTPClientLive's `TransportPool`), sized by that limit: nothing to open per run or close after one.
     let liveHTTP: LiveHTTPClientFactory
+    /// Proxy variables of the environment that cannot be read (named, never quoted), for each run's warnings.
+    let liveHTTPProblems: [String]
     /// Credential helpers' answers for this container's runs (asked once, not at every refresh of a watch).
     let secretCache = SecretCache()
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
@@ -38,8 +42,10 @@ public struct AppDIContainer: Sendable {
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
         self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
+        let network = NetworkEnvironment(environment)
         self.liveHTTP = LiveHTTPClientFactory(
-            network: NetworkEnvironment(environment), defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)
+            network: network, defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)
+        self.liveHTTPProblems = network.problems
     }
 
     /// Loads the manifest at `url` and checks every source's options through its provider, so that one run

@@ -39,13 +39,3 @@ struct SourceServices: Sendable {
         return services
     }
 }
-
-/// `AppDIContainer.liveHTTP`, the live HTTP clients of the container's runs: the proxy and CA variables of its
-/// environment, the manifest's `defaults.caFile`, and its one limit on requests in flight
-/// (`defaults.maxConcurrentRequests`), shared by every source of every run the container makes (a watch's and a
-/// server's too). The connections behind them are the process's (HTTPClientLive's `TransportPool`), sized by that
-/// limit: nothing to open per run or close after one.
-extension AppDIContainer {
-    /// Proxy variables of the environment that cannot be read (named, never quoted), for the run's warnings.
-    var liveHTTPProblems: [String] { NetworkEnvironment(environment).problems }
-}

@@ -112,20 +112,26 @@ final class StreamingRun: ItemStream {
         history.push(chunk, from: 0)
     }
 
-    /// A finished source's last ids: gathered with other sources', handed over once enough are (`flush`: now).
-    private func gatherHistory(_ ids: [String], index: Int?, flush: Bool = false) {
+    /// A finished source's last ids: gathered with other sources', handed to the history thread once enough are.
+    private func gatherHistory(_ ids: [String], index: Int) {
+        guard !ids.isEmpty else { return }
         let chunk: HistoryChunk? = gathered.withLock { gathered in
-            if let index, !ids.isEmpty {
-                gathered.chunk.append((index, ids))
-                gathered.count += ids.count
-            }
-            guard !gathered.chunk.isEmpty,
-                  flush || gathered.count >= Self.historyChunk || gathered.chunk.count >= Self.maxGatheredSources
-            else { return nil }
+            gathered.chunk.append((index, ids))
+            gathered.count += ids.count
+            guard gathered.count >= Self.historyChunk || gathered.chunk.count >= Self.maxGatheredSources else { return nil }
             defer { gathered = ([], 0) }
             return gathered.chunk
         }
         if let chunk { pushHistory(chunk) }
+    }
+
+    /// The run's end: what is gathered goes to the history thread, however little.
+    private func flushGatheredHistory() {
+        let rest = gathered.withLock { gathered in
+            defer { gathered = ([], 0) }
+            return gathered.chunk
+        }
+        if !rest.isEmpty { pushHistory(rest) }
     }
 
     /// On the history thread: records a chunk of streamed ids; a failure becomes one note per source.
@@ -256,7 +262,7 @@ final class StreamingRun: ItemStream {
     /// store's part (its items counted, all of them passed on), and the notes for people, in plan order.
     /// Call when the use case completed.
     func outcome(_ report: AggregateReport, completion: @escaping @Sendable (RunStorage.Outcome) -> Void) {
-        gatherHistory([], index: nil, flush: true)
+        flushGatheredHistory()
         history.finish(0)
         drained.notify(queue: .global()) { [self] in
             completion(sources.withLock { sources in
