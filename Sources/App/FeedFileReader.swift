@@ -29,7 +29,7 @@ struct FeedFileReader: RecordFileReader {
         }
     }
 
-    static func fields(of entry: FeedEntry) -> [String: JSONValue] {
+    static func fields(of entry: FeedEntry) -> JSONObject {
         var fields = entry.itemFields(feedTitle: nil, reserving: 4)
         fields["id"] = .string(entry.id)
         fields["title"] = .string(entry.title ?? FeedEntry.untitledTitle)  // as in the feed provider, not the id

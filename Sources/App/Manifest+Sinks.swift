@@ -27,7 +27,7 @@ extension Manifest {
         public var maxRetries: Int
         /// The type's own settings as written, before `${VAR}` substitution: `url`, `secret` (webhook);
         /// `command`, `args`, `env` (exec).
-        public var settings: [String: JSONValue]
+        public var settings: JSONObject
         /// Position in `sinks`, for JSON paths in messages.
         public var index: Int
 
@@ -127,7 +127,7 @@ extension ManifestLoader {
     /// The type's own keys: shapes only. What needs `${VAR}`s resolved (a URL's scheme and host) is checked
     /// when the sink is built (`SinkDirectory`).
     private static func checkSettings(
-        _ kind: Manifest.Sink.Kind, _ object: [String: JSONValue], path: String, report problem: (String, String) -> Void
+        _ kind: Manifest.Sink.Kind, _ object: JSONObject, path: String, report problem: (String, String) -> Void
     ) {
         func string(_ key: String, required: Bool) {
             switch object[key] {

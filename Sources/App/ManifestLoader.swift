@@ -179,7 +179,7 @@ public enum ManifestLoader {
     }
 
     static func checkKeys(
-        _ object: [String: JSONValue], allowed: [String], path: String, report: (String, String) -> Void
+        _ object: JSONObject, allowed: [String], path: String, report: (String, String) -> Void
     ) {
         for key in object.keys.sorted() where !allowed.contains(key) {
             let location = path.isEmpty ? key : "\(path).\(key)"

@@ -15,7 +15,7 @@ public enum ManifestSchema {
     public static let regenerateCommand = "swift run aggregate schema > \(fileName)"
 
     public static func make(registry: ProviderRegistry = .builtIn) -> JSONValue {
-        var definitions: [String: JSONValue] = ["secret": secretSchema]
+        var definitions: JSONObject = ["secret": secretSchema]
         for provider in registry.providers { definitions["options-\(provider.name)"] = options(of: provider) }
         return .object([
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -102,7 +102,7 @@ public enum ManifestSchema {
     }
 
     private static func options(of provider: any Provider) -> JSONValue {
-        var properties: [String: JSONValue] = [:]
+        var properties: JSONObject = [:]
         for spec in provider.options {
             var schema = spec.secret ? ["$ref": JSONValue.string("#/$defs/secret")] : spec.shape.jsonSchema.objectValue ?? [:]
             var help = spec.help

@@ -50,7 +50,7 @@ public struct FieldMapping: Sendable, Hashable {
         var url: JSONValue?
     }
 
-    private func mappedValues(in fields: [String: JSONValue]) -> Found {
+    private func mappedValues(in fields: JSONObject) -> Found {
         func value(_ target: Target) -> JSONValue? {
             guard let name = mapped[target] else {
                 return target.defaults.lazy.compactMap { fields[$0] }.first { $0 != .null }
@@ -64,7 +64,7 @@ public struct FieldMapping: Sendable, Hashable {
     /// Every target from its defaults in one walk over the row, rather than a hash lookup per default name (a
     /// dozen a row, most of them misses): each key is compared with the default names of its length only, and
     /// the earliest default present and not null wins, as in `Target.defaults`' order.
-    private static func defaultValues(in fields: [String: JSONValue]) -> Found {
+    private static func defaultValues(in fields: JSONObject) -> Found {
         var found = Found()
         var ranks = (title: Int.max, id: Int.max, date: Int.max, url: Int.max)
         for (key, value) in fields {
@@ -99,7 +99,7 @@ public struct FieldMapping: Sendable, Hashable {
         return nil
     }
 
-    private static func lookUp(path: String, in fields: [String: JSONValue]) -> JSONValue? {
+    private static func lookUp(path: String, in fields: JSONObject) -> JSONValue? {
         guard path.contains(".") else { return nil }
         var current: JSONValue = .object(fields)
         for component in path.split(separator: ".", omittingEmptySubsequences: false) {

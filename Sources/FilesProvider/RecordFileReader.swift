@@ -3,10 +3,10 @@ import Foundation
 
 /// One row of a file before field mapping: every field, and the 1-based line it starts on.
 public struct FileRow: Sendable, Hashable {
-    public var fields: [String: JSONValue]
+    public var fields: JSONObject
     public var line: Int
 
-    public init(fields: [String: JSONValue], line: Int) {
+    public init(fields: JSONObject, line: Int) {
         self.fields = fields
         self.line = line
     }

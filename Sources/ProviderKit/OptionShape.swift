@@ -64,23 +64,23 @@ public indirect enum OptionShape: Sendable, Hashable {
         case .number: return .object(["type": .string("number")])
         case .boolean: return .object(["type": .string("boolean")])
         case .integer(let minimum, let maximum):
-            var schema: [String: JSONValue] = ["type": .string("integer")]
+            var schema: JSONObject = ["type": .string("integer")]
             if let minimum { schema["minimum"] = .int(minimum) }
             if let maximum { schema["maximum"] = .int(maximum) }
             return .object(schema)
         case .oneOf(let choices): return .object(["enum": .array(choices.map(JSONValue.string))])
         case .array(let element):
-            var schema: [String: JSONValue] = ["type": .string("array")]
+            var schema: JSONObject = ["type": .string("array")]
             if let element { schema["items"] = element.jsonSchema }
             return .object(schema)
         case .object(let values):
-            var schema: [String: JSONValue] = ["type": .string("object")]
+            var schema: JSONObject = ["type": .string("object")]
             if let values { schema["additionalProperties"] = values.jsonSchema }
             return .object(schema)
         case .record(let properties, let required):
             return .object([
                 "type": .string("object"),
-                "properties": .object(properties.mapValues(\.jsonSchema)),
+                "properties": .object(JSONObject(properties.mapValues(\.jsonSchema))),
                 "required": .array(required.map(JSONValue.string)),
                 "additionalProperties": .bool(false),
             ])

@@ -11,7 +11,7 @@ import Foundation
 /// Values that are absent or invalid read as nil; `finish()` is what reports. Not thread-safe: use it inside
 /// `makeSource` only.
 public final class OptionsReader {
-    private let object: [String: JSONValue]
+    private let object: JSONObject
     private let path: String
     private let specs: [OptionSpec]
     private let configuration: SourceConfiguration

@@ -22,7 +22,7 @@ struct EchoProvider: Provider {
         let apiKey = reader.value("apiKey", as: String.self)
         let path = reader.value("path", as: String.self).map(configuration.resolvePath)
         try reader.finish()
-        var fields: [String: JSONValue] = ["cities": .array(cities.map(JSONValue.string)), "units": .string(units.rawValue)]
+        var fields: JSONObject = ["cities": .array(cities.map(JSONValue.string)), "units": .string(units.rawValue)]
         fields["apiKey"] = apiKey.map(JSONValue.string)
         fields["path"] = path.map { .string($0.path) }
         fields["query"] = configuration.query.map(JSONValue.string)

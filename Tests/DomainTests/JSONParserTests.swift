@@ -92,9 +92,9 @@ struct JSONParserTests {
         }
         // Wide and nested objects: the workspace grows while outer objects' members wait in it.
         let wide = (0..<100).map { #""k\#($0)": {"inner": \#($0), "list": [{"x": 1}, {"y": 2}]}"# }.joined(separator: ",")
-        let expectedWide = JSONValue.object(Dictionary(uniqueKeysWithValues: (0..<100).map {
+        let expectedWide = JSONValue.object(JSONObject(Dictionary(uniqueKeysWithValues: (0..<100).map {
             ("k\($0)", JSONValue.object(["inner": .int($0), "list": [["x": 1], ["y": 2]]]))
-        }))
+        })))
         #expect(try parse("{\(wide)}") == expectedWide)
         #expect(workspace.count == 0)
         for broken in [#"{"a": 1, "b": {"c": 2, "d": tru}}"#, #"{"a": {"b": 1"#, #"{"a": 1, "b": 2,"#] {
@@ -103,5 +103,41 @@ struct JSONParserTests {
         }
         #expect(try parse(#"{"e": 5, "f": {"g": 6}}"#) == ["e": 5, "f": ["g": 6]])
         #expect(try parse("{\(wide)}") == expectedWide)
+    }
+
+    @Test("objects of a shape seen before take its key order only when their keys are the same")
+    func workspaceShapes() throws {
+        let workspace = JSONParser.Workspace()
+        func parse(_ text: String) throws -> JSONValue {
+            var bytes = Array(text.utf8)
+            return try bytes.withUnsafeMutableBufferPointer { buffer in
+                try JSONParser.parse(UnsafeBufferPointer(buffer), workspace: workspace)
+            }
+        }
+        // The same width each time: a shape must match key by key, not by count.
+        let rows: [(String, JSONValue)] = [
+            (#"{"b": 1, "a": 2, "c": 3}"#, ["a": 2, "b": 1, "c": 3]),
+            (#"{"b": 4, "a": 5, "c": 6}"#, ["a": 5, "b": 4, "c": 6]),
+            (#"{"b": 7, "d": 8, "c": 9}"#, ["b": 7, "c": 9, "d": 8]),
+            (#"{"a": 1, "b": 2, "a": 3}"#, ["a": 3, "b": 2]),
+            (#"{"c": 1, "a": 2, "b": 3}"#, ["a": 2, "b": 3, "c": 1]),
+            (#"{"b": 1, "a": 2, "c": 3}"#, ["a": 2, "b": 1, "c": 3]),
+        ]
+        for _ in 0..<3 {
+            for (text, expected) in rows {
+                let value = try parse(text)
+                #expect(value == expected, "\(text)")
+                #expect(value.objectValue?.keys == expected.objectValue?.keys)
+            }
+        }
+        // More shapes than are kept, then the first again.
+        for width in 2...12 {
+            let text = "{" + (0..<width).reversed().map { #""k\#($0)": \#($0)"# }.joined(separator: ",") + "}"
+            let value = try parse(text)
+            #expect(value.objectValue?.keys == (0..<width).map { "k\($0)" }.sorted())
+            #expect(value["k1"] == 1)
+        }
+        #expect(try parse(rows[0].0) == rows[0].1)
+        #expect(workspace.count == 0)
     }
 }

@@ -69,7 +69,7 @@ struct JSONWriterTests {
         let scripts = ["a", "B", "_", "é", "e\u{301}", "日", "👍", "Z9", "", "aa", "a\u{0}", "ß", "ss", "Å", "A\u{30A}", "\u{212B}"]
         var generator = SystemRandomNumberGenerator()
         for count in [2, 3, 7, 16, 40, 200] {
-            var members: [String: JSONValue] = [:]
+            var members: JSONObject = [:]
             while members.count < count {
                 let key = (0..<Int.random(in: 1...3, using: &generator)).map { _ in scripts.randomElement(using: &generator)! }.joined()
                 members[key] = .int(members.count)

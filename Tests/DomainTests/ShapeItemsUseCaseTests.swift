@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 private func entry(
-    _ id: String, _ title: String? = nil, url: String? = nil, at seconds: Double? = nil, fields: [String: JSONValue] = [:],
+    _ id: String, _ title: String? = nil, url: String? = nil, at seconds: Double? = nil, fields: JSONObject = [:],
     subtitle: String? = nil
 ) -> Item {
     Item(kind: .entry, id: id, title: title ?? id, subtitle: subtitle, url: url.flatMap(URL.init(string:)),

@@ -16,7 +16,7 @@ enum Fixture {
 }
 
 /// Builds a feed source as `aggregate` would from a manifest entry.
-func makeSource(_ options: [String: JSONValue], concurrency: Int = 4) throws -> any ItemSource {
+func makeSource(_ options: JSONObject, concurrency: Int = 4) throws -> any ItemSource {
     try FeedProvider().makeSource(.testing(
         id: "news", options: .object(options), concurrency: concurrency, baseDirectory: Fixture.directory))
 }
@@ -26,7 +26,7 @@ func run(_ source: any ItemSource, concurrency: Int = 4) async -> SourceReport {
 }
 
 /// The problems a manifest entry's options are refused with, as "path: message" lines.
-func problems(_ options: [String: JSONValue]) -> [String] {
+func problems(_ options: JSONObject) -> [String] {
     do {
         _ = try makeSource(options)
         return []

@@ -22,7 +22,7 @@ struct CSVFileReaderTests {
     func header() throws {
         let rows = try rows(try String(contentsOf: fixtureURL("tasks.csv"), encoding: .utf8))
         #expect(rows.count == 4)
-        let first: [String: JSONValue] = [
+        let first: JSONObject = [
             "id": "T-101", "title": "Renew passport", "status": "todo", "due": "2026-12-01",
             "estimateHours": 1.5, "assignee": "Mina",
         ]

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Field mapping")
 struct FieldMappingTests {
-    private func record(_ fields: [String: JSONValue], _ mapping: FieldMapping = FieldMapping(), line: Int = 7) -> Record {
+    private func record(_ fields: JSONObject, _ mapping: FieldMapping = FieldMapping(), line: Int = 7) -> Record {
         mapping.record(from: FileRow(fields: fields, line: line), unit: "data/x.ndjson")
     }
 
@@ -66,7 +66,7 @@ struct FieldMappingTests {
 
     @Test("defaults: null and look-alike keys are skipped, the best ranked present value wins whatever the key order")
     func defaultsAmongManyKeys() {
-        let fields: [String: JSONValue] = [
+        let fields: JSONObject = [
             "Title": "no", "titles": "no", "subject": "S", "name": nil, "uuid": "u", "key": "k", "created_at": "no",
             "timestamp": 1_700_000_000, "updated": nil, "createdAt": "2026-11-20T08:00:00Z", "href": "https://h.example/",
             "link": "https://l.example/", "url": nil, "id": nil, "extra": ["title": "nested, not a field"],

@@ -13,7 +13,7 @@ struct JSONGoldenTests {
     private static let chunkSizes = [1, 2, 3, 7, 64, 1 << 20]
 
     /// The rows the whole-document parse gives, by the reader's shape rules.
-    private static func referenceRows(_ text: String) throws -> [[String: JSONValue]] {
+    private static func referenceRows(_ text: String) throws -> [JSONObject] {
         let value = try JSONParser.parse(Data(text.utf8))
         let elements: [JSONValue]
         switch value {

@@ -83,10 +83,10 @@ extension FixtureServer {
 /// Builds the source as `aggregate` would from a manifest entry pointing at the loopback server.
 func makeSource(
     server: FixtureServer, repos: [String] = ["octo-org/octo-repo"], token: String? = token,
-    extra: [String: JSONValue] = [:], timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4,
+    extra: JSONObject = [:], timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4,
     logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) throws -> any ItemSource {
-    var options: [String: JSONValue] = [
+    var options: JSONObject = [
         "repos": .array(repos.map(JSONValue.string)), "baseURL": .string(server.baseURL.absoluteString),
     ]
     if let token { options["token"] = .string(token) }

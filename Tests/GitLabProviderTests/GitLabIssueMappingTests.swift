@@ -6,7 +6,7 @@ import Testing
 /// Issues as `issue` items with GitHub's field keys.
 @Suite("GitLab issue mapping")
 struct GitLabIssueMappingTests {
-    func items(_ fixture: Fixture, project: String = "group/sub/project", extra: [String: JSONValue] = [:]) async throws -> [Item] {
+    func items(_ fixture: Fixture, project: String = "group/sub/project", extra: JSONObject = [:]) async throws -> [Item] {
         let server = try await FixtureServer.start()
         server.route(issuesPath(project), try fixture.response())
         let report = try await run(options(server: server, projects: [project], extra))

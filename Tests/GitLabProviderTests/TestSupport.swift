@@ -27,8 +27,8 @@ enum Fixture: String {
 }
 
 func options(server: FixtureServer, projects: [String] = ["group/sub/project"], token: String? = token,
-             _ extra: [String: JSONValue] = [:]) -> JSONValue {
-    var options: [String: JSONValue] = [
+             _ extra: JSONObject = [:]) -> JSONValue {
+    var options: JSONObject = [
         "projects": .array(projects.map(JSONValue.string)), "baseURL": .string(server.baseURL.absoluteString),
     ]
     if let token { options["token"] = .string(token) }

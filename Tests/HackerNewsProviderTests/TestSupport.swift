@@ -32,8 +32,8 @@ extension FixtureServer {
     }
 }
 
-func options(server: FixtureServer, _ extra: [String: JSONValue] = [:]) -> JSONValue {
-    var options: [String: JSONValue] = ["baseURL": .string(server.baseURL.absoluteString)]
+func options(server: FixtureServer, _ extra: JSONObject = [:]) -> JSONValue {
+    var options: JSONObject = ["baseURL": .string(server.baseURL.absoluteString)]
     options.merge(extra) { $1 }
     return .object(options)
 }

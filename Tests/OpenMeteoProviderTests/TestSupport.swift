@@ -25,8 +25,8 @@ enum Fixture: String {
 }
 
 /// Options pointing both APIs at the loopback server.
-func options(server: FixtureServer, cities: [JSONValue], extra: [String: JSONValue] = [:]) -> JSONValue {
-    var options: [String: JSONValue] = [
+func options(server: FixtureServer, cities: [JSONValue], extra: JSONObject = [:]) -> JSONValue {
+    var options: JSONObject = [
         "cities": .array(cities), "baseURL": .string(server.baseURL.absoluteString),
         "geocodingBaseURL": .string(server.baseURL.absoluteString),
     ]

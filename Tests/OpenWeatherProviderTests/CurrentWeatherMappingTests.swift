@@ -19,7 +19,7 @@ struct CurrentWeatherMappingTests {
         #expect(item.title == "Zocca")
         #expect(item.subtitle == "Rain, 298.48 K")
         #expect(item.date == Date(timeIntervalSince1970: 1_661_870_592))
-        let expected: [String: JSONValue] = [
+        let expected: JSONObject = [
             "condition": "Rain", "description": "moderate rain", "units": "standard", "temperature": 298.48,
             "temperatureUnit": "K", "feelsLike": 298.74, "temperatureMin": 297.56, "temperatureMax": 300.05,
             "humidity": 64, "pressure": 1015, "seaLevelPressure": 1015, "groundLevelPressure": 933,

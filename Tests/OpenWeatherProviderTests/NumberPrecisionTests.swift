@@ -17,7 +17,7 @@ struct NumberPrecisionTests {
                                body: try JSONSerialization.data(withJSONObject: object))
     }
 
-    static func fields(_ response: FixtureResponse) async throws -> [String: JSONValue] {
+    static func fields(_ response: FixtureResponse) async throws -> JSONObject {
         let server = try await FixtureServer.start()
         server.route(weatherPath, response)
         let report = await run(try makeSource(server: server, cities: ["Zocca"]))

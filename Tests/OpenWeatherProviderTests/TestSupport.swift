@@ -31,10 +31,10 @@ enum Fixture: String {
 
 /// Builds the source as `aggregate` would from a manifest entry pointing at the loopback server.
 func makeSource(
-    server: FixtureServer, cities: [JSONValue], units: String? = nil, extra: [String: JSONValue] = [:],
+    server: FixtureServer, cities: [JSONValue], units: String? = nil, extra: JSONObject = [:],
     timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) throws -> any ItemSource {
-    var options: [String: JSONValue] = [
+    var options: JSONObject = [
         "cities": .array(cities), "apiKey": .string(apiKey), "baseURL": .string(server.baseURL.absoluteString),
     ]
     if let units { options["units"] = .string(units) }

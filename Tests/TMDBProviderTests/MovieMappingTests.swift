@@ -7,11 +7,11 @@ import Testing
 struct MovieMappingTests {
     /// Runs one page of `response` through a popular-mode source and returns its items.
     func items(
-        _ response: FixtureResponse, options: [String: JSONValue] = [:]
+        _ response: FixtureResponse, options: JSONObject = [:]
     ) async throws -> [Item] {
         let server = try await FixtureServer.start()
         server.route(popularPath, response)
-        let report = await run(try makeSource(server: server, options: ["mode": "popular"].merging(options) { $1 }))
+        let report = await run(try makeSource(server: server, options: (["mode": "popular"] as JSONObject).merging(options) { $1 }))
         await server.stop()
         #expect(report.status == .ok, "\(report.error?.description ?? "")")
         return report.items
@@ -74,7 +74,7 @@ struct MovieMappingTests {
     func endpoints(mode: String, path: String) async throws {
         let server = try await FixtureServer.start()
         server.route(path, try Fixture.popular.page(1, of: 1))
-        var options: [String: JSONValue] = ["mode": .string(mode), "language": "ko-KR"]
+        var options: JSONObject = ["mode": .string(mode), "language": "ko-KR"]
         if mode != "trending" { options["region"] = "KR" }
         let report = await run(try makeSource(server: server, options: options))
         let request = try #require(server.requests.first)

@@ -67,10 +67,10 @@ let silentLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler(
 
 /// Builds the source as `aggregate` would from a manifest entry pointing at the loopback server.
 func makeSource(
-    server: FixtureServer, options extra: [String: JSONValue] = [:], query: String? = nil, concurrency: Int = 4,
+    server: FixtureServer, options extra: JSONObject = [:], query: String? = nil, concurrency: Int = 4,
     queries: (any MoviesQueriesRepository)? = nil, logger: Logger = silentLogger
 ) throws(ManifestError) -> any ItemSource {
-    var options: [String: JSONValue] = ["apiKey": .string(apiKey), "baseURL": .string(server.baseURL.absoluteString)]
+    var options: JSONObject = ["apiKey": .string(apiKey), "baseURL": .string(server.baseURL.absoluteString)]
     options.merge(extra) { $1 }
     var configuration = SourceConfiguration.testing(
         id: "movies", options: .object(options), concurrency: concurrency, query: query, logger: logger)

@@ -13,11 +13,11 @@ public struct Item: Sendable, Hashable {
     public var subtitle: String?
     public var url: URL?
     public var date: Date?
-    public var fields: [String: JSONValue]
+    public var fields: JSONObject
 
     public init(
         kind: ItemKind, id: String, title: String, subtitle: String? = nil, url: URL? = nil,
-        date: Date? = nil, fields: [String: JSONValue] = [:]
+        date: Date? = nil, fields: JSONObject = [:]
     ) {
         self.kind = kind
         self.id = id

@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Hashable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 }
 
 extension JSONValue {
@@ -32,7 +32,7 @@ extension JSONValue {
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
@@ -94,7 +94,7 @@ extension JSONValue: Codable {
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode(JSONObject.self))
         }
     }
 
@@ -160,7 +160,7 @@ extension JSONValue {
         case let value as [Any]:
             self = .array(value.map(JSONValue.init(foundation:)))
         case let value as [String: Any]:
-            self = .object(value.mapValues(JSONValue.init(foundation:)))
+            self = .object(JSONObject(value.mapValues(JSONValue.init(foundation:))))
         default:
             self = .null
         }
@@ -194,7 +194,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(members: elements.map { (key: $0.0, value: $0.1) }))
     }
     public init(nilLiteral: ()) { self = .null }
 }

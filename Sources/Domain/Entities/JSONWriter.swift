@@ -162,10 +162,8 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            var first = true
-            Self.forEachSorted(members) { key, value in
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
+            for (index, (key, value)) in members.members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 writeString(key)
                 bytes.append(UInt8(ascii: ":"))
                 writeCompact(value)
@@ -183,7 +181,7 @@ public struct JSONWriter: Sendable {
             end(UInt8(ascii: "]"))
         case .object(let members):
             openContainer(UInt8(ascii: "{"))
-            Self.forEachSorted(members) { key, value in
+            for (key, value) in members.members {
                 self.key(key)
                 self.value(value)
             }

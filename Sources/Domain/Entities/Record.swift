@@ -9,11 +9,11 @@ public struct Record: Sendable, Hashable {
     public var url: URL?
     public var date: Date?
     /// Every field of the row, including the ones mapped to `title`, `date`, `url` and `id`.
-    public var fields: [String: JSONValue]
+    public var fields: JSONObject
 
     public init(
         id: String, title: String, subtitle: String? = nil, url: URL? = nil, date: Date? = nil,
-        fields: [String: JSONValue]
+        fields: JSONObject
     ) {
         self.id = id
         self.title = title

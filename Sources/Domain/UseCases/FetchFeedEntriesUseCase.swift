@@ -41,26 +41,29 @@ extension FeedEntry {
         )
     }
 
-    /// The item's `fields`, allocated once at their final size (plus `extra` members for a caller that adds
-    /// its own, as the files provider's feed reader does) rather than grown member by member.
-    public func itemFields(feedTitle: String?, reserving extra: Int = 0) -> [String: JSONValue] {
-        var fields = [String: JSONValue](minimumCapacity: 9 + extra)
-        fields["categories"] = .array(categories.map(JSONValue.string))
-        if let feedTitle { fields["feedTitle"] = .string(feedTitle) }
-        if let author { fields["author"] = .string(author) }
-        if let summary { fields["summary"] = .string(summary) }
-        if let content { fields["content"] = .string(content) }
+    /// The item's `fields`, their members gathered in key order (so the object takes them without sorting) and
+    /// allocated once at their final size (plus `extra` members for a caller that adds its own, as the files
+    /// provider's feed reader does).
+    public func itemFields(feedTitle: String?, reserving extra: Int = 0) -> JSONObject {
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(9 + extra)
+        if let author { members.append(("author", .string(author))) }
+        members.append(("categories", .array(categories.map(JSONValue.string))))
+        if let content { members.append(("content", .string(content))) }
+        if let enclosureURL { members.append(("enclosureURL", .string(enclosureURL.absoluteString))) }
+        if let feedTitle { members.append(("feedTitle", .string(feedTitle))) }
         if let published {
-            fields["published"] = .string(ISO8601.string(from: published))
+            members.append(("published", .string(ISO8601.string(from: published))))
         } else if let publishedRaw {
-            fields["publishedRaw"] = .string(publishedRaw)
+            members.append(("publishedRaw", .string(publishedRaw)))
         }
+        if let summary { members.append(("summary", .string(summary))) }
         if let updated {
-            fields["updated"] = .string(ISO8601.string(from: updated))
+            members.append(("updated", .string(ISO8601.string(from: updated))))
         } else if let updatedRaw {
-            fields["updatedRaw"] = .string(updatedRaw)
+            members.append(("updatedRaw", .string(updatedRaw)))
         }
-        if let enclosureURL { fields["enclosureURL"] = .string(enclosureURL.absoluteString) }
+        let fields = JSONObject(members: members)
         return fields
     }
 }

@@ -26,12 +26,12 @@ public struct FetchIssuesUseCase: ItemSource {
 extension TrackerIssue {
     /// Field keys are part of the output contract (README, "issue" items).
     public func toItem() -> Item {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "repository": .string(repository.description),
             "number": .int(number),
             "state": .string(state),
             "labels": .array(labels.map { label in
-                var object: [String: JSONValue] = ["name": .string(label.name)]
+                var object: JSONObject = ["name": .string(label.name)]
                 object["color"] = label.color.map(JSONValue.string)
                 return .object(object)
             }),

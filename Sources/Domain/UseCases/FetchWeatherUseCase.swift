@@ -23,7 +23,7 @@ public struct FetchWeatherUseCase: ItemSource {
 extension Weather {
     /// Field keys are part of the output contract (README, "weather" items).
     public func toItem(requested location: WeatherLocation? = nil) -> Item {
-        var fields: [String: JSONValue] = [
+        var fields: JSONObject = [
             "condition": .string(condition),
             "description": .string(conditionDescription),
             "units": .string(units.rawValue),

@@ -61,7 +61,7 @@ public struct SearchMoviesUseCase: ItemSource {
 extension Movie {
     /// Field keys are part of the output contract (README, "movie" items).
     public func toItem() -> Item {
-        var fields: [String: JSONValue] = ["movieId": id.jsonValue]
+        var fields: JSONObject = ["movieId": id.jsonValue]
         if !genres.isEmpty { fields["genres"] = .array(genres.map(JSONValue.string)) }
         fields["originalTitle"] = originalTitle.map(JSONValue.string)
         fields["overview"] = overview.map(JSONValue.string)

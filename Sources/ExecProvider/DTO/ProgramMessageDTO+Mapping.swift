@@ -55,7 +55,7 @@ enum ProgramMessageDTO: Equatable {
         }
     }
 
-    static func stream(in object: [String: JSONValue]) throws(ProgramLineError) -> String {
+    static func stream(in object: JSONObject) throws(ProgramLineError) -> String {
         guard let stream = object["stream"]?.stringValue, !stream.isEmpty else {
             throw ProgramLineError("has no \"stream\" string")
         }
@@ -70,9 +70,9 @@ struct ItemMessageDTO: Equatable {
     var subtitle: String?
     var url: String?
     var date: String?
-    var fields: [String: JSONValue]
+    var fields: JSONObject
 
-    init(_ object: [String: JSONValue]) throws(ProgramLineError) {
+    init(_ object: JSONObject) throws(ProgramLineError) {
         id = try Self.identifier(object["id"], name: "id")
         title = try Self.string(object["title"], name: "title")
         subtitle = try Self.string(object["subtitle"], name: "subtitle")
@@ -107,9 +107,9 @@ struct ItemMessageDTO: Equatable {
 /// A Singer `RECORD`.
 struct SingerRecordDTO: Equatable {
     var stream: String
-    var record: [String: JSONValue]
+    var record: JSONObject
 
-    init(_ object: [String: JSONValue]) throws(ProgramLineError) {
+    init(_ object: JSONObject) throws(ProgramLineError) {
         stream = try ProgramMessageDTO.stream(in: object)
         guard case .object(let record)? = object["record"] else {
             throw ProgramLineError("a RECORD needs a \"record\" object")

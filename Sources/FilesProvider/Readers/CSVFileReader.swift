@@ -39,13 +39,9 @@ public struct CSVFileReader: RecordFileReader {
             names.append(name)
         }
         let header = Self.columnNames(names)
-        // Every row has the header's keys: a row's fields start as a copy of one dictionary made here, and its
-        // values are set by position, so no key is hashed per row (hashing was a tenth of the reader's time).
-        // The standard library's copy of a dictionary keeps its storage's layout (scale, age and seed), so the
-        // positions found here are valid in every row's copy; were that to change, a stale index traps (it cannot
-        // put a value under another key), and the golden tests would say so.
-        var template: [String: JSONValue] = Dictionary(minimumCapacity: header.count)
-        for name in header { template[name] = .null }
+        // Every row has the header's keys: a row's fields start as a copy of one object made here (its members
+        // sorted once), and its values are set by position, so no key is compared or sorted per row.
+        let template = JSONObject(members: header.map { ($0, JSONValue.null) })
         let slots = header.map { template.index(forKey: $0)! }
         var count = 0
         while try reader.nextRow() {
@@ -61,7 +57,7 @@ public struct CSVFileReader: RecordFileReader {
                 guard let value = reader.bytes(of: cell, CSVCell.value(of:)) else {
                     throw SourceError(.parse, "line \(reader.rowLine): not valid UTF-8 text")
                 }
-                values.values[slot] = value
+                values.replaceValue(at: slot, with: value)
             }
             try row(FileRow(fields: values, line: reader.rowLine))
         }

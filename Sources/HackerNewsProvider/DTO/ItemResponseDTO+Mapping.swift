@@ -45,7 +45,7 @@ extension ItemResponseDTO {
 
     /// `id` is the id the list gave (the item's own, in every answer of the real API).
     func toRecord(id: Int) -> Record {
-        var fields: [String: JSONValue] = ["hnId": .int(id), "discussionURL": .string(discussionURL(id).absoluteString)]
+        var fields: JSONObject = ["hnId": .int(id), "discussionURL": .string(discussionURL(id).absoluteString)]
         fields["type"] = type.map(JSONValue.string)
         fields["by"] = by.map(JSONValue.string)
         fields["score"] = score.map(JSONValue.int)

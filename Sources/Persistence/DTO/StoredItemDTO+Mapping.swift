@@ -12,7 +12,7 @@ struct StoredItemDTO: Codable {
     var url: String?
     /// Seconds since 1970, exact (ISO 8601 text would drop fractions).
     var date: Double?
-    var fields: [String: JSONValue]
+    var fields: JSONObject
 }
 
 // MARK: - Mappings to Domain

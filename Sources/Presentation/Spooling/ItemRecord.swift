@@ -53,12 +53,7 @@ enum ItemRecord {
         let url = reader.optional().flatMap(URL.init(string:))
         let date = reader.byte() == 1 ? Date(timeIntervalSinceReferenceDate: Double(bitPattern: reader.fixed())) : nil
         let count = Int(reader.varint())
-        var fields: [String: JSONValue] = [:]
-        fields.reserveCapacity(count)
-        for _ in 0..<count {
-            let key = reader.string()
-            fields[key] = reader.value()
-        }
+        let fields = reader.members(count: count)
         return (source, Item(kind: kind, id: id, title: title, subtitle: subtitle, url: url, date: date, fields: fields))
     }
 }
@@ -189,14 +184,18 @@ private struct ItemRecordReader {
             for _ in 0..<count { values.append(value()) }
             return .array(values)
         case .object:
-            let count = Int(varint())
-            var members: [String: JSONValue] = [:]
-            members.reserveCapacity(count)
-            for _ in 0..<count {
-                let key = string()
-                members[key] = value()
-            }
-            return .object(members)
+            return .object(members(count: Int(varint())))
         }
+    }
+
+    /// An object's members, written in key order (so the object takes them without sorting).
+    mutating func members(count: Int) -> JSONObject {
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(count)
+        for _ in 0..<count {
+            let key = string()
+            members.append((key, value()))
+        }
+        return JSONObject(members: members)
     }
 }

@@ -91,7 +91,7 @@ extension CapabilityTemplate {
                     var records: [Record] = []
                     for item in items {
                         guard !item.id.isEmpty else { return .failure(SourceError(.badResponse, "an item has an empty id")) }
-                        var fields: [String: JSONValue] = ["id": .string(item.id)]
+                        var fields: JSONObject = ["id": .string(item.id)]
                         fields["title"] = item.title.map(JSONValue.string)
                         fields["url"] = item.url.map(JSONValue.string)
                         fields["createdAt"] = item.createdAt.map(JSONValue.string)

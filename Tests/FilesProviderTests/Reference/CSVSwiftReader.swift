@@ -48,10 +48,7 @@ struct CSVSwiftReader: RecordFileReader {
             guard fields.count == header.count else {
                 throw SourceError(.parse, "line \(rowLine): expected \(header.count) fields as in the header, found \(fields.count)")
             }
-            var values: [String: JSONValue] = Dictionary(minimumCapacity: header.count)
-            for (name, cell) in zip(header, fields) {
-                values[name] = CSVCell.value(of: cell)
-            }
+            let values = JSONObject(members: zip(header, fields).map { ($0, CSVCell.value(of: $1)) })
             try row(FileRow(fields: values, line: rowLine))
         }
         if let readError = stream.readError { throw readError }

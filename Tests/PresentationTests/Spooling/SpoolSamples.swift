@@ -5,7 +5,7 @@ import Foundation
 enum SpoolSamples {
     private static func day(_ day: Int) -> Date { SampleReports.date("2026-11-\(day)T00:00:00Z") }
 
-    private static func record(_ id: String, _ title: String, _ date: Date?, fields: [String: JSONValue] = [:]) -> Item {
+    private static func record(_ id: String, _ title: String, _ date: Date?, fields: JSONObject = [:]) -> Item {
         Item(kind: .record, id: id, title: title, date: date, fields: fields)
     }
 
