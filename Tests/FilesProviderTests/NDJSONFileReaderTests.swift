@@ -7,48 +7,51 @@ import Testing
 
 @Suite("NDJSON reader")
 struct NDJSONFileReaderTests {
-    @Test("each non-blank line is a row with its own line number")
-    func rows() throws {
+    /// Each behaviour on both paths: a file read on the caller's thread alone, and one given a parsing thread.
+    static let pipelinedSizes = [Int.max, 0]
+
+    @Test("each non-blank line is a row with its own line number", arguments: Self.pipelinedSizes)
+    func rows(pipelinedSize: Int) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("a.ndjson", "{\"n\":1}\n\n   \n{\"n\":2}\r\n{\"n\":3}")
-        let rows = try readAllRows(NDJSONFileReader(), at: file)
+        let rows = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file)
         #expect(rows.map(\.fields) == [["n": 1], ["n": 2], ["n": 3]])
         #expect(rows.map(\.line) == [1, 4, 5])
     }
 
-    @Test("a bad line fails the file with its line number, without crashing")
-    func badLine() throws {
+    @Test("a bad line fails the file with its line number, without crashing", arguments: Self.pipelinedSizes)
+    func badLine(pipelinedSize: Int) throws {
         let directory = try TemporaryDirectory()
         var text = ""
         for index in 1...16 { text += "{\"n\":\(index)}\n" }
         text += "{\"n\": 17,,}\n{\"n\":18}\n"
         let file = try directory.write("data.ndjson", text)
-        let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(), at: file) })
+        let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file) })
         #expect(error.kind == .parse)
         #expect(error.message.hasPrefix("line 17: invalid JSON: "))
     }
 
-    @Test("a line that is valid JSON but not an object is refused")
-    func notAnObject() throws {
+    @Test("a line that is valid JSON but not an object is refused", arguments: Self.pipelinedSizes)
+    func notAnObject(pipelinedSize: Int) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("a.ndjson", "{\"n\":1}\n[1,2]\n")
-        let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(), at: file) })
+        let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file) })
         #expect(error == SourceError(.parse, "line 2: expected each line to be a JSON object, found an array"))
     }
 
-    @Test("a byte-order mark and a missing final newline are tolerated")
-    func byteOrderMark() throws {
+    @Test("a byte-order mark and a missing final newline are tolerated", arguments: Self.pipelinedSizes)
+    func byteOrderMark(pipelinedSize: Int) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("a.ndjson", Data([0xEF, 0xBB, 0xBF]) + Data("{\"n\":1}\n{\"n\":2}".utf8))
-        #expect(try readAllRows(NDJSONFileReader(), at: file).map(\.fields) == [["n": 1], ["n": 2]])
+        #expect(try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file).map(\.fields) == [["n": 1], ["n": 2]])
     }
 
-    @Test("lines longer than the read chunk are reassembled")
-    func longLines() throws {
+    @Test("lines longer than the read chunk are reassembled", arguments: Self.pipelinedSizes)
+    func longLines(pipelinedSize: Int) throws {
         let directory = try TemporaryDirectory()
         let long = String(repeating: "x", count: 700_000)
         let file = try directory.write("a.ndjson", "{\"s\":\"\(long)\"}\n{\"s\":\"short\"}\n")
-        let rows = try readAllRows(NDJSONFileReader(), at: file)
+        let rows = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file)
         #expect(rows.map { $0.fields["s"]?.stringValue?.count } == [700_000, 5])
     }
 
@@ -84,24 +87,40 @@ struct NDJSONFileReaderTests {
                 count += 1
                 lastID = row.fields["id"]
             },
-            finished: { peakBuffer = $0.peakBufferSize })
+            finished: { peakBuffer = $0 })
         return (fileSize, count, lastID, peakBuffer)
     }
 
-    @Test("cancellation stops reading within one check interval")
-    func cancellation() throws {
+    @Test("cancellation stops reading within one check interval", arguments: Self.pipelinedSizes)
+    func cancellation(pipelinedSize: Int) throws {
         let directory = try TemporaryDirectory()
         let text = (1...10_000).map { "{\"n\":\($0)}" }.joined(separator: "\n")
         let file = try directory.write("a.ndjson", text)
         let token = CancellationToken()
         var count = 0
         let error = readError {
-            try NDJSONFileReader().readRows(at: file, cancellation: token) { _ in
+            try NDJSONFileReader(pipelinedSize: pipelinedSize).readRows(at: file, cancellation: token) { _ in
                 count += 1
                 if count == 10 { token.cancel() }
             }
         }
         #expect(error == .cancelled)
         #expect(count < 10 + cancellationCheckInterval)
+    }
+
+    @Test("a row the caller refuses stops the read with the caller's error, the rows after it unread", arguments: Self.pipelinedSizes)
+    func callerError(pipelinedSize: Int) throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("a.ndjson", (1...10_000).map { "{\"n\":\($0)}" }.joined(separator: "\n"))
+        var seen: [JSONValue?] = []
+        let refused = SourceError(.parse, "line 5: not a record")
+        let error = readError {
+            try NDJSONFileReader(pipelinedSize: pipelinedSize).readRows(at: file, cancellation: CancellationToken()) { (row) throws(SourceError) in
+                seen.append(row.fields["n"])
+                if seen.count == 5 { throw refused }
+            }
+        }
+        #expect(error == refused)
+        #expect(seen == (1...5).map { .int($0) })
     }
 }
