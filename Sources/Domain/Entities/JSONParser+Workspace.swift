@@ -64,7 +64,9 @@ extension JSONParser {
                 return JSONObject(members: [Member](moving: members, count: width))
             }
             return JSONObject(sortedUnique: [Member](unsafeUninitializedCapacity: width) { buffer, initialized in
-                for (position, source) in order.enumerated() { (buffer.baseAddress! + position).initialize(to: (members + source).move()) }
+                for (position, source) in order.enumerated() {
+                    (buffer.baseAddress! + position).initialize(to: (members + source).move())
+                }
                 initialized = width
             })
         }
