@@ -9,7 +9,7 @@
 ///
 /// Reads like a dictionary: `object["key"]`, `for (key, value) in object`, `keys`, `count`, dictionary
 /// literals. Setting a key that is not there yet inserts it in its place (linear in the members, as ordered
-/// storage must); build a large object from all its members at once with `init(_:)` instead.
+/// storage must); build a large object from all its members at once with `init(members:)` instead.
 public struct JSONObject: Sendable {
     public typealias Member = (key: String, value: JSONValue)
 
