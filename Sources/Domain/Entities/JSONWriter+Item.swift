@@ -15,6 +15,7 @@ extension JSONWriter {
     /// `date` always present (`null` when absent), `fields` keys sorted. The JSON and NDJSON renderers and
     /// the sinks' deliveries all write items through this. Its keys are written as literal text (`fixedKey`).
     public mutating func item(_ item: Item, source: String) {
+        if !isPretty { return compactItem(item, source: source) }
         beginObject()
         fixedKey("source")
         string(source)

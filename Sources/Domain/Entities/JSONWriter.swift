@@ -144,6 +144,31 @@ public struct JSONWriter: Sendable {
         if pretty { writePretty(value) } else { writeCompact(value) }
     }
 
+    var isPretty: Bool { pretty }
+
+    /// `item(_:source:)` in compact mode: the envelope's keys and punctuation as a few runs of literal text
+    /// rather than a container call per member (a million NDJSON lines are written through this).
+    mutating func compactItem(_ item: Item, source: String) {
+        separate()
+        raw("{\"source\":")
+        writeString(source)
+        raw(",\"kind\":")
+        writeString(item.kind.rawValue)
+        raw(",\"id\":")
+        writeString(item.id)
+        raw(",\"title\":")
+        writeString(item.title)
+        raw(",\"subtitle\":")
+        if let subtitle = item.subtitle { writeString(subtitle) } else { raw("null") }
+        raw(",\"url\":")
+        if let url = item.url { writeString(url.absoluteString) } else { raw("null") }
+        raw(",\"date\":")
+        if let date = item.date { writeString(ISO8601.string(from: date)) } else { raw("null") }
+        raw(",\"fields\":")
+        writeCompact(.object(item.fields))
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     // MARK: - Writing
 
     private mutating func writeCompact(_ value: JSONValue) {
