@@ -41,7 +41,7 @@ public struct JSONObject: Sendable {
 
     /// The object as a dictionary (for APIs that take one).
     public var dictionary: [String: JSONValue] {
-        Dictionary(members, uniquingKeysWith: { _, last in last })
+        Dictionary(uniqueKeysWithValues: members)
     }
 
     public var keys: [String] { members.map(\.key) }

@@ -13,9 +13,10 @@ extension JSONWriter {
 
     /// An item in the output contract's shape (README, "JSON output"): `source` first, `subtitle`, `url` and
     /// `date` always present (`null` when absent), `fields` keys sorted. The JSON and NDJSON renderers and
-    /// the sinks' deliveries all write items through this. Its keys are written as literal text (`fixedKey`).
+    /// the sinks' deliveries all write items through this. Its keys are written as literal text (`fixedKey`; in
+    /// compact mode `compactItem`, which writes the same members in the same order).
     public mutating func item(_ item: Item, source: String) {
-        if !isPretty { return compactItem(item, source: source) }
+        if !pretty { return compactItem(item, source: source) }
         beginObject()
         fixedKey("source")
         string(source)

@@ -12,7 +12,7 @@
 public struct JSONWriter: Sendable {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []
-    private let pretty: Bool
+    let pretty: Bool
     /// Per open container: whether it has an element yet.
     private var open: [Bool] = []
     /// A key was just written: its value follows without a separator.
@@ -143,8 +143,6 @@ public struct JSONWriter: Sendable {
         separate()
         if pretty { writePretty(value) } else { writeCompact(value) }
     }
-
-    var isPretty: Bool { pretty }
 
     /// `item(_:source:)` in compact mode: the envelope's keys and punctuation as a few runs of literal text
     /// rather than a container call per member (a million NDJSON lines are written through this).

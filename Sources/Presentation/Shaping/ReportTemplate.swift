@@ -128,7 +128,7 @@ struct TemplateContext {
         case .int, .double: text(json.displayText)
         case .string(let string): text(string)
         case .array(let values): values.compactMap(value)
-        case .object(let members): members.dictionary.compactMapValues(value)
+        case .object(let members): members.compactMapValues(value)
         }
     }
 }
