@@ -64,7 +64,11 @@ let package = Package(
         ]),
         // libcurl for URLSession, loaded on first use (dlopen) rather than by the dynamic loader before main: with it
         // and its 33 dependencies gone from the start, a tiny run starts a third faster (BENCHMARKS.md).
-        .target(name: "CCurlOnDemand", dependencies: ["CLibraryOnDemand"]),
+        .target(name: "CCurlOnDemand", dependencies: ["CLibraryOnDemand"], linkerSettings: [
+            // Where Foundation is a shared library (debug builds), its libcurl calls reach these definitions only
+            // if the executable exports them; the socket callback's fix (socket_events.c) needs them to.
+            .unsafeFlags(curlExports, .when(platforms: [.linux])),
+        ]),
         // dlopen once, by the first call, for the system libraries a run may not need (curl, libxml2, libjq).
         .target(name: "CLibraryOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
@@ -340,6 +344,13 @@ for target in package.targets where ["HTTPClientLive", "App", "Server", "aggrega
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux])),
     ]
+}
+
+/// The libcurl functions CCurlOnDemand defines, exported so that a shared FoundationNetworking calls them too.
+var curlExports: [String] {
+    ["curl_multi_setopt", "curl_multi_cleanup"].flatMap {
+        ["-Xlinker", "--export-dynamic-symbol=\($0)"]
+    }
 }
 
 /// The CLibXML2 module: found with pkg-config where libxml2 is linked as usual, declarations only on Linux.

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include "CCurlOnDemand.h"
 #include "CLibraryOnDemand.h"
+#include "socket_events.h"
 
 #define CURL_FUNCTIONS(X)                                                                                    \
     X(curl_global_init) X(curl_easy_init) X(curl_easy_cleanup) X(curl_easy_setopt) X(curl_easy_getinfo)     \
@@ -63,7 +64,19 @@ void curl_easy_cleanup(void *easy) { CALL(void_ptr, curl_easy_cleanup)(easy); }
 
 FORWARD_ONE_VARIADIC(curl_easy_setopt)
 FORWARD_ONE_VARIADIC(curl_easy_getinfo)
-FORWARD_ONE_VARIADIC(curl_multi_setopt)
+
+static int set_multi_option(void *multi, int option, void *value) {
+    return CALL(int_ptr_int_word, curl_multi_setopt)(multi, option, value);
+}
+
+// The socket callback goes through socket_events.c, which takes away the write interest FoundationNetworking keeps.
+int curl_multi_setopt(void *multi, int option, ...) {
+    va_list arguments;
+    va_start(arguments, option);
+    void *value = va_arg(arguments, void *);
+    va_end(arguments);
+    return set_multi_option(multi, option, aggregate_socket_events_option(multi, option, value, set_multi_option));
+}
 
 int curl_easy_pause(void *easy, int bitmask) { return CALL(int_ptr_int, curl_easy_pause)(easy, bitmask); }
 const char *curl_easy_strerror(int code) { return CALL(str_int, curl_easy_strerror)(code); }
@@ -72,7 +85,11 @@ int curl_multi_add_handle(void *multi, void *easy) { return CALL(int_ptr_ptr, cu
 int curl_multi_assign(void *multi, int socket, void *pointer) {
     return CALL(int_ptr_int_ptr, curl_multi_assign)(multi, socket, pointer);
 }
-int curl_multi_cleanup(void *multi) { return CALL(int_ptr, curl_multi_cleanup)(multi); }
+int curl_multi_cleanup(void *multi) {
+    int result = CALL(int_ptr, curl_multi_cleanup)(multi);
+    aggregate_socket_events_forget(multi);
+    return result;
+}
 void *curl_multi_info_read(void *multi, int *queued) { return CALL(ptr_ptr_intptr, curl_multi_info_read)(multi, queued); }
 void *curl_multi_init(void) { return CALL(ptr_void, curl_multi_init)(); }
 int curl_multi_remove_handle(void *multi, void *easy) { return CALL(int_ptr_ptr, curl_multi_remove_handle)(multi, easy); }

@@ -11,11 +11,15 @@ public struct ProcessResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// How many times the process gave up the CPU to wait (its threads' voluntary context switches, from
+    /// `wait4`): a count of wake-ups, which tells an idle wait from a busy loop without timing anything.
+    public var voluntaryContextSwitches: Int
 
-    public init(status: Int32, stdout: String, stderr: String) {
+    public init(status: Int32, stdout: String, stderr: String, voluntaryContextSwitches: Int = 0) {
         self.status = status
         self.stdout = stdout
         self.stderr = stderr
+        self.voluntaryContextSwitches = voluntaryContextSwitches
     }
 }
 
@@ -75,9 +79,10 @@ public enum ProcessRunner {
             throw error
         }
         let (outData, errData) = await (out, err)
-        let status = await onOwnThread { waitForExit(child) }
+        let (status, switches) = await onOwnThread { waitForExit(child) }
         return ProcessResult(
-            status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+            status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+            voluntaryContextSwitches: switches)
     }
 
     /// Reads `descriptor` until its end, then closes it.
@@ -95,14 +100,16 @@ public enum ProcessRunner {
         }
     }
 
-    /// The exit status, or the signal that ended the process (as Foundation's `terminationStatus` gives it).
-    private static func waitForExit(_ pid: pid_t) -> Int32 {
+    /// The exit status, or the signal that ended the process (as Foundation's `terminationStatus` gives it), and
+    /// the process's voluntary context switches.
+    private static func waitForExit(_ pid: pid_t) -> (status: Int32, switches: Int) {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { return -1 }
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 {
+            guard errno == EINTR else { return (-1, 0) }
         }
         let exit = aggregate_exit_status(status)
-        return exit >= 0 ? exit : aggregate_terminating_signal(status)
+        return (exit >= 0 ? exit : aggregate_terminating_signal(status), Int(usage.ru_nvcsw))
     }
 }
 

@@ -6,6 +6,8 @@ struct CommandResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The run's voluntary context switches (`ProcessResult`).
+    var voluntaryContextSwitches = 0
 
     /// stdout parsed as a JSON object (the `--format json` envelope).
     func json() throws -> [String: Any] {
@@ -56,7 +58,9 @@ enum Aggregate {
         environment.merge(extra) { _, new in new }
         let result = try await ProcessRunner.run(
             binary, arguments, in: directory, environment: environment, whileRunning: whileRunning)
-        return CommandResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        return CommandResult(
+            status: result.status, stdout: result.stdout, stderr: result.stderr,
+            voluntaryContextSwitches: result.voluntaryContextSwitches)
     }
 }
 
