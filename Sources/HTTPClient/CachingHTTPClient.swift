@@ -271,7 +271,7 @@ public struct CachingHTTPClient: HTTPFetching {
     private func deliver(
         _ result: Result<HTTPResponse, SourceError>, _ completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {
-        DispatchQueue.global().async { completion(result) }
+        DispatchQueue.responseDelivery.async { completion(result) }
     }
 
     private func log(_ request: HTTPRequest, _ outcome: String) {

@@ -37,7 +37,7 @@ private struct UnavailableHTTPClient: HTTPFetching {
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {
-        DispatchQueue.global().async {
+        DispatchQueue.responseDelivery.async {
             completion(.failure(SourceError(.configuration, "no HTTP client was provided for this source")))
         }
     }

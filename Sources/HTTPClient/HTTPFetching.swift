@@ -10,7 +10,8 @@ public protocol HTTPFetching: Sendable {
     /// Sends `request` (retrying idempotent ones on network errors, 429 and 5xx as the client's policy
     /// allows) and delivers the final response whatever its status, or an error when no usable response
     /// arrived: transport failure, timeout or cancellation, a body over the size cap, a refused credential.
-    /// `completion` runs exactly once, on no particular thread.
+    /// `completion` runs exactly once, on no particular thread (the live clients use
+    /// `DispatchQueue.responseDelivery`).
     func fetch(
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void

@@ -223,7 +223,7 @@ final class Exchange: Sendable {
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
         guard let completion else { return }
-        DispatchQueue.global().async { completion(result) }
+        DispatchQueue.responseDelivery.async { completion(result) }
     }
 
     private func log(_ result: Result<HTTPResponse, SourceError>, retries: Int) {

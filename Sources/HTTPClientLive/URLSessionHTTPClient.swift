@@ -14,7 +14,8 @@ import FoundationNetworking
 /// Completion-handler based, like the Domain's fan-out: nothing here blocks a thread or uses Swift
 /// concurrency. Each attempt is bounded by `requestTimeout` and by the time the source has left (the
 /// cancellation token's deadline); cancelling the token completes the request at once and stops any
-/// pending retry. Completions are delivered on a global queue, never on the session's delegate queue.
+/// pending retry. Completions are delivered on `DispatchQueue.responseDelivery`, never on the session's delegate
+/// queue.
 ///
 /// Abandoned transfers (timed out, cancelled) are not cancelled in URLSession, which can crash on Linux
 /// (see `SessionDelegate`); they end at their URLRequest timeout, set just past the attempt's own.
