@@ -35,7 +35,7 @@ enum SourceFingerprint {
         }
         writer.endObject()
         let digest = SHA256.hash(data: Data(writer.bytes))
-        return digest.prefix(16).hexDigits
+        return digest.withUnsafeBytes { $0.prefix(16).hexDigits }
     }
 
     private static func canonical(_ value: JSONValue, into writer: inout JSONWriter) {
