@@ -206,7 +206,7 @@ struct RunCommand: ParsableCommand {
             if streamWriter == nil { ndjsonWriter.write(report.itemsInOutputOrder(limit: limit)) }
             ndjsonWriter.flush()
         } else if let jsonSpool {
-            let failure = jsonSpool.finish(report) { stdout.write(bytes: $0) }
+            let failure = jsonSpool.finish(report, to: stdout)
             if let failure { Terminal.writeError("aggregate: error: the JSON items were lost: \(failure)\n") }
         } else if let jq {
             let result = jq.run(report, options: options)

@@ -82,6 +82,42 @@ final class StandardOutput: TextOutputStream, Sendable {
         state.withLock { Self.flush(&$0) }
     }
 
+    /// Writes the first `count` bytes of the open file `descriptor` after what is buffered, with `sendfile(2)` on
+    /// Linux: copied in the kernel, never read into this process (a spooled JSON document of 50 MB cost a
+    /// tenth of a 1,000-feed run's last 50 ms read back and written again). False, with nothing written, where
+    /// stdout takes no file that way (the caller then writes the bytes).
+    func write(file descriptor: Int32, count: Int) -> Bool {
+        #if os(Linux)
+        state.withLock { state in
+            Self.flush(&state)
+            guard !state.failed else { return true }  // dropped, as everything after a failed write
+            var offset: off_t = 0
+            while Int(offset) < count {
+                let sent = sendfile(STDOUT_FILENO, descriptor, &offset, count - Int(offset))
+                if sent > 0 { continue }
+                if sent == 0 { return true }  // the file is shorter than said: nothing more to send
+                switch errno {
+                case EINTR: continue
+                case EAGAIN:  // a non-blocking stdout that is full
+                    var ready = pollfd(fd: STDOUT_FILENO, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                case EINVAL where offset == 0, ENOSYS where offset == 0:
+                    return false
+                case EPIPE:
+                    state.failed = true
+                    Terminal.endForClosedPipe()
+                default:
+                    state.failed = true
+                    return true
+                }
+            }
+            return true
+        }
+        #else
+        false
+        #endif
+    }
+
     private static func flush(_ state: inout State) {
         defer { state.buffer.removeAll(keepingCapacity: true) }
         guard !state.buffer.isEmpty, !state.failed else { return }

@@ -87,6 +87,14 @@ struct SpoolFile: Sendable {
         }
     }
 
+    /// Hands the whole file to `output`: at once as a file when it takes one (`SpoolOutput.write(file:count:)`,
+    /// which can copy in the kernel), else in chunks.
+    mutating func copy(to output: some SpoolOutput) {
+        guard failure == nil, size > 0 else { return }
+        if output.write(file: descriptor, count: size) { return }
+        copy { output.write(bytes: $0) }
+    }
+
     mutating func close() {
         if descriptor >= 0 { _ = closeDescriptor(descriptor) }
         descriptor = -1

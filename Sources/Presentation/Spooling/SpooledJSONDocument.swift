@@ -51,7 +51,13 @@ public final class SpooledJSONDocument: Sendable {
 
     /// Writes the whole document to `output` in chunks: `report`'s head, the spooled items, the tail. Call once,
     /// after the last `write`. Returns what went wrong with the temporary file, if anything (then items are missing).
-    public func finish(_ report: AggregateReport, output: ([UInt8]) -> Void) -> String? {
+    public func finish(_ report: AggregateReport, output: @escaping ([UInt8]) -> Void) -> String? {
+        finish(report, to: ByteOutput(write: output))
+    }
+
+    /// `finish(_:output:)` to an output that may take the spooled items as a file (stdout: `sendfile(2)`, so a
+    /// document of 50 MB is not read back and written again through this process).
+    public func finish(_ report: AggregateReport, to output: some SpoolOutput) -> String? {
         // Taken out of the lock (with the file, closed here): `output` may block on a slow reader.
         var taken = state.withLock { state in
             Self.spill(&state)
@@ -62,9 +68,9 @@ public final class SpooledJSONDocument: Sendable {
         defer { taken.spool.close() }
         var head = JSONWriter(capacity: 4096, pretty: true)
         ReportJSON.writeHead(report, to: &head)
-        output(head.bytes)
+        output.write(bytes: head.bytes)
         taken.spool.copy(to: output)
-        output(JSONWriter.itemsTail(after: &taken.writer))
+        output.write(bytes: JSONWriter.itemsTail(after: &taken.writer))
         return taken.spool.failure
     }
 
