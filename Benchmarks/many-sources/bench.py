@@ -7,8 +7,8 @@ with `curl --parallel` fetching the same URLs without parsing them (the floor of
 
 For each limit L (`defaults.maxConcurrentRequests`; `reload-threads` for newsboat): the wall time against the ideal
 for L (ceil(SOURCES / L) waves of DELAY seconds), peak RSS (VmHWM), peak open file descriptors (/proc/PID/fd,
-polled every 2 ms), and the server's peaks of requests in flight and open connections. Interleaved rounds,
-medians of RUNS."""
+polled every 20 ms: the poller shares the two cores with the run it measures, and both counts change slowly), and
+the server's peaks of requests in flight and open connections. Interleaved rounds, medians of RUNS."""
 import json, math, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -48,7 +48,7 @@ def measure(command, env=None, stdout=subprocess.DEVNULL):
             fds = max(fds, len(os.listdir(f"/proc/{process.pid}/fd")))
         except OSError:
             pass
-        time.sleep(0.002)
+        time.sleep(0.02)
     wall = time.perf_counter() - start
     stderr = process.stderr.read().decode(errors="replace")
     code = os.waitstatus_to_exitcode(status)
