@@ -14,8 +14,11 @@ struct SourceHTTPClients: HTTPClientFactory {
     var responseCache: ResponseCachePolicy?
     /// Told of every request's outcome (serve's metrics); nil counts nothing.
     var recorder: (any HTTPRequestRecorder)?
+    /// Set with `--offline` for a source without a response cache: every request fails with it, unsent.
+    var offlineRefusal: String?
 
     func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
+        if let offlineRefusal { return OfflineHTTPClient(refusal: offlineRefusal) }
         var client = live.makeClient(configuration)
         if let recorder, let source = configuration.sourceID {
             client = RecordingHTTPClient(upstream: client, source: source, recorder: recorder)
@@ -30,12 +33,28 @@ struct SourceServices: Sendable {
     var moviesQueries: (any MoviesQueriesRepository)?
     /// Nil when the source's TTL is 0 or there is no store.
     var responseCache: ResponseCachePolicy?
+    /// With `--offline` and no `responseCache`: why the source's requests are refused.
+    var offlineRefusal: String?
 
     /// The services as the source's provider sees them, its HTTP clients made by `live` (each request's outcome
     /// told to `recorder`).
     func forProvider(live: any HTTPClientFactory, recorder: (any HTTPRequestRecorder)? = nil) -> ProviderServices {
         var services = ProviderServices(moviesQueries: moviesQueries)
-        services.http = SourceHTTPClients(live: live, responseCache: responseCache, recorder: recorder)
+        services.http = SourceHTTPClients(
+            live: live, responseCache: responseCache, recorder: recorder, offlineRefusal: offlineRefusal)
         return services
+    }
+}
+
+/// A source's client under `--offline` when it has no response cache: no request leaves the process.
+private struct OfflineHTTPClient: HTTPFetching {
+    let refusal: String
+
+    func fetch(
+        _ request: HTTPRequest, cancellation: CancellationToken,
+        completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+    ) {
+        let error = SourceError(.network, refusal)
+        DispatchQueue.responseDelivery.async { completion(.failure(error)) }
     }
 }

@@ -37,6 +37,9 @@ final class RunStorage: Sendable {
     private let history: (any SeenItemsRepository)?
     private let queries: (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)?
     private let activities = Mutex<[String: CacheActivity]>([:])
+    /// With `--offline`, the sources that have no response cache to be served from (why, by id): their HTTP
+    /// clients refuse every request (`SourceServices.offlineRefusal`) and they are reported skipped.
+    private let offlineRefusals = Mutex<[String: String]>([:])
     /// The stored identity of each source of the run, by id (registered by `services(for:identity:)`).
     private let identities = Mutex<[String: SourceIdentity]>([:])
     private let now: @Sendable () -> Date
@@ -74,7 +77,18 @@ final class RunStorage: Sendable {
     func services(for source: Manifest.Source, identity: SourceIdentity) -> SourceServices {
         identities.withLock { $0[source.id] = identity }
         let moviesQueries = queries?(identity)
-        guard let responses, source.cacheTTLSeconds > 0 else { return SourceServices(moviesQueries: moviesQueries) }
+        guard let responses, source.cacheTTLSeconds > 0 else {
+            var services = SourceServices(moviesQueries: moviesQueries)
+            if mode == .offline {
+                // --offline means no network at all, also for a source that keeps no cache to answer from.
+                let why = responses == nil
+                    ? "there is no store to serve it from" : "this source keeps no cache (cacheTTLSeconds is 0)"
+                let refusal = "--offline allows no network, and \(why)"
+                offlineRefusals.withLock { $0[source.id] = refusal }
+                services.offlineRefusal = refusal
+            }
+            return services
+        }
         let policy = ResponseCachePolicy(store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode)
         activities.withLock { $0[source.id] = policy.activity }
         return SourceServices(moviesQueries: moviesQueries, responseCache: policy)
@@ -99,6 +113,10 @@ final class RunStorage: Sendable {
             if !activity.isEmpty {
                 applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
             }
+        } else if source.status == .error, let refusal = offlineRefusals.withLock({ $0[source.id] }),
+                  source.error?.message.contains(refusal) == true {
+            // Like a source with nothing cached: not run, rather than failed.
+            (source.status, source.items, source.message) = (.skipped, [], nil)
         }
         return source
     }

@@ -136,6 +136,21 @@ struct StoreEndToEndTests {
         #expect(((source["error"] as? [String: Any])?["message"] as? String)?.contains("not cached") == true)
     }
 
+    @Test("--offline sends nothing for a source whose cache is off: it is reported skipped, saying why")
+    func offlineWithoutCache() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/data/2.5/weather", try Self.weatherBody())
+        let project = try Project(baseURL: server.baseURL, cacheTTLSeconds: 0)
+        let offline = try await project.run(["--format", "json", "--offline"])
+        await server.stop()
+        #expect(server.requestCount == 0, "--offline made \(server.requestCount) requests")
+        #expect(offline.status == 1)
+        let source = try #require(try offline.sources().first)
+        #expect(source["status"] as? String == "skipped", "\(source)")
+        let message = (source["error"] as? [String: Any])?["message"] as? String
+        #expect(message?.contains("--offline allows no network, and this source keeps no cache") == true, "\(source)")
+    }
+
     @Test("--new across two runs prints everything first (and says so), then only what is new; history clear resets")
     func newItems() async throws {
         let sandbox = try Sandbox(
