@@ -9,7 +9,7 @@ extension DispatchQueue {
     /// threads on Linux (libcurl's queue, the delegate queue, the Dispatch manager) must not wait behind it: a
     /// request is started, and an answer read, only when one of them gets a core. At default priority each
     /// request waited for the parsing of earlier answers before the next one went out (1,000 feeds at 64 in
-    /// flight on two cores: −3 % wall at nice 10, BENCHMARKS.md "Round six"). Elsewhere the default global queue:
+    /// flight on two cores: −2 % wall, −6 % CPU, BENCHMARKS.md "Round six"). Elsewhere the default global queue:
     /// on Darwin background QoS also throttles I/O and keeps to the efficiency cores, and its URLSession does
     /// not run in the process's threads.
     public static let responseDelivery: DispatchQueue = {
