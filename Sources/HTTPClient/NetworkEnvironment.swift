@@ -13,9 +13,17 @@ public struct NetworkEnvironment: Sendable, Hashable {
     /// addresses, each optionally with `:port`, or `*` for every host.
     public var noProxy: [String]
     /// `SSL_CERT_FILE`: a PEM bundle trusted instead of the system's.
-    public var certificateFile: String?
+    public var certificateFile: String? {
+        didSet { overridesTrust = Self.overridesTrust(certificateFile, certificateDirectory) }
+    }
     /// `SSL_CERT_DIR`: a directory of hashed PEM certificates (`openssl rehash`) trusted instead of the system's.
-    public var certificateDirectory: String?
+    public var certificateDirectory: String? {
+        didSet { overridesTrust = Self.overridesTrust(certificateFile, certificateDirectory) }
+    }
+    /// Whether `SSL_CERT_FILE` or `SSL_CERT_DIR` asks for other CAs than the system's (libcurl's defaults).
+    /// Decided once: resolving the paths' symlinks is ~18 `stat` calls, and every source's client asks (a
+    /// manifest of 1,000 feeds made 18,000 of them when `SSL_CERT_FILE` was set).
+    public private(set) var overridesTrust = false
     /// Proxy variables that are set but could not be read, with why (for a warning; never their value).
     public var problems: [String]
 
@@ -34,6 +42,7 @@ public struct NetworkEnvironment: Sendable, Hashable {
         self.certificateFile = certificateFile
         self.certificateDirectory = certificateDirectory
         self.problems = problems
+        self.overridesTrust = Self.overridesTrust(certificateFile, certificateDirectory)
     }
 
     /// Reads the variables from `environment` (the process's, or a test's).
@@ -70,15 +79,14 @@ public struct NetworkEnvironment: Sendable, Hashable {
     /// URLSession: the proxy is then always the one decided here.
     public var hasProxy: Bool { httpsProxy != nil || httpProxy != nil || !problems.isEmpty }
 
-    /// Whether `SSL_CERT_FILE` or `SSL_CERT_DIR` asks for other CAs than the system's (libcurl's defaults).
-    public var overridesTrust: Bool {
+    private static func overridesTrust(_ certificateFile: String?, _ certificateDirectory: String?) -> Bool {
         func differs(_ path: String?, from system: String) -> Bool {
             guard let path else { return false }
             return URL(fileURLWithPath: path).resolvingSymlinksInPath().path
                 != URL(fileURLWithPath: system).resolvingSymlinksInPath().path
         }
-        return differs(certificateFile, from: Self.systemCertificateFile)
-            || differs(certificateDirectory, from: Self.systemCertificateDirectory)
+        return differs(certificateFile, from: systemCertificateFile)
+            || differs(certificateDirectory, from: systemCertificateDirectory)
     }
 
     /// The proxy a request to `url` goes through: the source's `proxy` option when it has one, else the

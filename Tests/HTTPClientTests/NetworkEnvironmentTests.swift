@@ -62,6 +62,14 @@ struct NetworkEnvironmentTests {
         ]).overridesTrust)
         #expect(NetworkEnvironment(["SSL_CERT_FILE": "/tmp/corp-ca.pem"]).overridesTrust)
         #expect(NetworkEnvironment(["SSL_CERT_DIR": "/tmp/corp-certs"]).overridesTrust)
+        // Decided once, and again when a path changes.
+        var changed = NetworkEnvironment(["SSL_CERT_FILE": NetworkEnvironment.systemCertificateFile])
+        #expect(!changed.overridesTrust)
+        changed.certificateFile = "/tmp/corp-ca.pem"
+        #expect(changed.overridesTrust)
+        changed.certificateFile = nil
+        changed.certificateDirectory = "/tmp/corp-certs"
+        #expect(changed.overridesTrust)
     }
 
     @Test("URLSession by default; AsyncHTTPClient for a CA, a proxy or insecureSkipVerify")
