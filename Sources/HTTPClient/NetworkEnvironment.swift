@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The run-wide network settings read from the environment once per run: the proxy variables
 /// (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, each in upper or lower case, lower case first as
@@ -13,17 +14,9 @@ public struct NetworkEnvironment: Sendable, Hashable {
     /// addresses, each optionally with `:port`, or `*` for every host.
     public var noProxy: [String]
     /// `SSL_CERT_FILE`: a PEM bundle trusted instead of the system's.
-    public var certificateFile: String? {
-        didSet { overridesTrust = Self.overridesTrust(certificateFile, certificateDirectory) }
-    }
+    public var certificateFile: String?
     /// `SSL_CERT_DIR`: a directory of hashed PEM certificates (`openssl rehash`) trusted instead of the system's.
-    public var certificateDirectory: String? {
-        didSet { overridesTrust = Self.overridesTrust(certificateFile, certificateDirectory) }
-    }
-    /// Whether `SSL_CERT_FILE` or `SSL_CERT_DIR` asks for other CAs than the system's (libcurl's defaults).
-    /// Decided once: resolving the paths' symlinks is ~18 `stat` calls, and every source's client asks (a
-    /// manifest of 1,000 feeds made 18,000 of them when `SSL_CERT_FILE` was set).
-    public private(set) var overridesTrust = false
+    public var certificateDirectory: String?
     /// Proxy variables that are set but could not be read, with why (for a warning; never their value).
     public var problems: [String]
 
@@ -42,7 +35,6 @@ public struct NetworkEnvironment: Sendable, Hashable {
         self.certificateFile = certificateFile
         self.certificateDirectory = certificateDirectory
         self.problems = problems
-        self.overridesTrust = Self.overridesTrust(certificateFile, certificateDirectory)
     }
 
     /// Reads the variables from `environment` (the process's, or a test's).
@@ -78,6 +70,22 @@ public struct NetworkEnvironment: Sendable, Hashable {
     /// Whether any proxy variable is set. libcurl reads these by itself, so a run with one never uses
     /// URLSession: the proxy is then always the one decided here.
     public var hasProxy: Bool { httpsProxy != nil || httpProxy != nil || !problems.isEmpty }
+
+    /// Whether `SSL_CERT_FILE` or `SSL_CERT_DIR` asks for other CAs than the system's (libcurl's defaults).
+    /// Resolving the paths' symlinks is ~18 `stat` calls and every source's client asks, so each pair of paths is
+    /// resolved once per process (a manifest of 1,000 feeds made 19,391 of them when `SSL_CERT_FILE` was set),
+    /// and only when asked: a run that makes no HTTP client never resolves them.
+    public var overridesTrust: Bool {
+        guard certificateFile != nil || certificateDirectory != nil else { return false }
+        let paths = [certificateFile, certificateDirectory]
+        if let decided = Self.trustDecisions.withLock({ $0[paths] }) { return decided }
+        let decided = Self.overridesTrust(certificateFile, certificateDirectory)
+        Self.trustDecisions.withLock { $0[paths] = decided }
+        return decided
+    }
+
+    /// `overridesTrust` by the pair of paths it was decided for.
+    private static let trustDecisions = Mutex<[[String?]: Bool]>([:])
 
     private static func overridesTrust(_ certificateFile: String?, _ certificateDirectory: String?) -> Bool {
         func differs(_ path: String?, from system: String) -> Bool {
