@@ -245,7 +245,8 @@ let package = Package(
             "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AppTests", dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting"],
+        .testTarget(name: "AppTests",
+                    dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting", "HTTPClient"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "PersistenceTests", dependencies: [
             "Persistence", "ProviderKit", "ProviderTesting", "Domain", .product(name: "GRDB", package: "GRDB.swift"),

@@ -15,7 +15,7 @@ struct SourceHTTPClients: HTTPClientFactory {
     /// Told of every request's outcome (serve's metrics); nil counts nothing.
     var recorder: (any HTTPRequestRecorder)?
     /// Set with `--offline` for a source without a response cache: every request fails with it, unsent.
-    var offlineRefusal: String?
+    var offlineRefusal: OfflineRefusal?
 
     func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
         if let offlineRefusal { return OfflineHTTPClient(refusal: offlineRefusal) }
@@ -33,8 +33,8 @@ struct SourceServices: Sendable {
     var moviesQueries: (any MoviesQueriesRepository)?
     /// Nil when the source's TTL is 0 or there is no store.
     var responseCache: ResponseCachePolicy?
-    /// With `--offline` and no `responseCache`: why the source's requests are refused.
-    var offlineRefusal: String?
+    /// With `--offline` and no `responseCache`: the source's requests are refused.
+    var offlineRefusal: OfflineRefusal?
 
     /// The services as the source's provider sees them, its HTTP clients made by `live` (each request's outcome
     /// told to `recorder`).
@@ -46,15 +46,23 @@ struct SourceServices: Sendable {
     }
 }
 
+/// Why a source's requests are refused under `--offline`, and whom to tell that one was: the run's storage,
+/// which then reports the source skipped rather than failed.
+struct OfflineRefusal: Sendable {
+    let reason: String
+    let refused: @Sendable () -> Void
+}
+
 /// A source's client under `--offline` when it has no response cache: no request leaves the process.
 private struct OfflineHTTPClient: HTTPFetching {
-    let refusal: String
+    let refusal: OfflineRefusal
 
     func fetch(
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
     ) {
-        let error = SourceError(.network, refusal)
+        refusal.refused()
+        let error = SourceError(.network, refusal.reason)
         DispatchQueue.responseDelivery.async { completion(.failure(error)) }
     }
 }

@@ -37,9 +37,9 @@ final class RunStorage: Sendable {
     private let history: (any SeenItemsRepository)?
     private let queries: (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)?
     private let activities = Mutex<[String: CacheActivity]>([:])
-    /// With `--offline`, the sources that have no response cache to be served from (why, by id): their HTTP
-    /// clients refuse every request (`SourceServices.offlineRefusal`) and they are reported skipped.
-    private let offlineRefusals = Mutex<[String: String]>([:])
+    /// With `--offline`, the sources without a response cache whose HTTP clients refused a request
+    /// (`SourceServices.offlineRefusal`): such a source is reported skipped, not failed.
+    private let offlineRefused = Mutex<Set<String>>([])
     /// The stored identity of each source of the run, by id (registered by `services(for:identity:)`).
     private let identities = Mutex<[String: SourceIdentity]>([:])
     private let now: @Sendable () -> Date
@@ -83,9 +83,9 @@ final class RunStorage: Sendable {
                 // --offline means no network at all, also for a source that keeps no cache to answer from.
                 let why = responses == nil
                     ? "there is no store to serve it from" : "this source keeps no cache (cacheTTLSeconds is 0)"
-                let refusal = "--offline allows no network, and \(why)"
-                offlineRefusals.withLock { $0[source.id] = refusal }
-                services.offlineRefusal = refusal
+                services.offlineRefusal = OfflineRefusal(reason: "--offline allows no network, and \(why)") {
+                    [weak self] in self?.offlineRefused.withLock { _ = $0.insert(source.id) }
+                }
             }
             return services
         }
@@ -113,9 +113,9 @@ final class RunStorage: Sendable {
             if !activity.isEmpty {
                 applyCopies(to: &source, activity: activity, variant: query ?? "", notes: &notes)
             }
-        } else if source.status == .error, let refusal = offlineRefusals.withLock({ $0[source.id] }),
-                  source.error?.message.contains(refusal) == true {
-            // Like a source with nothing cached: not run, rather than failed.
+        } else if source.status == .error, offlineRefused.withLock({ $0.contains(source.id) }) {
+            // It failed because it needed the network: like a source with nothing cached, not run rather than
+            // failed (whatever its provider made of the refusal's message).
             (source.status, source.items, source.message) = (.skipped, [], nil)
         }
         return source

@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import HTTPClient
 import Persistence
 import ProviderTesting
 import ProviderKit
@@ -119,6 +120,30 @@ struct RunStorageTests {
         #expect(!old.report.hasFailures)
     }
 
+    @Test("offline without a response cache (TTL 0): nothing is sent; a source that asked is skipped, whatever its provider said")
+    func offlineWithoutCache() async throws {
+        let storage = RunStorage(database: database, mode: .offline)
+        let services = storage.services(for: source(ttl: 0), identity: .testing("weather"))
+        #expect(services.responseCache == nil)
+        let clients = SourceHTTPClients(live: NoNetwork(), offlineRefusal: services.offlineRefusal)
+        let client = clients.makeClient(HTTPClientConfiguration())
+        let result = await withCheckedContinuation { continuation in
+            client.fetch(HTTPRequest(url: URL(string: "http://127.0.0.1:9/feed.xml")!), cancellation: CancellationToken()) {
+                continuation.resume(returning: $0)
+            }
+        }
+        guard case .failure(let refusal) = result else { Issue.record("a request got through: \(result)"); return }
+        #expect(refusal.message == "--offline allows no network, and this source keeps no cache (cacheTTLSeconds is 0)")
+        // The provider words its failure its own way: the refusal, not its message, makes the source skipped.
+        let finished = await onOwnThread { storage.finishAll(report(.error, error: SourceError(.network, "feed: no answer"))) }
+        #expect(finished.report.sources.first?.status == .skipped)
+
+        let asked = RunStorage(database: database, mode: .offline)
+        _ = asked.services(for: source(ttl: 0), identity: .testing("weather"))
+        let failed = await onOwnThread { asked.finishAll(report(.error, error: SourceError(.parse, "not a feed"))) }
+        #expect(failed.report.sources.first?.status == .error, "a source that sent nothing failed on its own")
+    }
+
     @Test("--new keeps only items the source never delivered before; the first run keeps all and says so")
     func newOnly() async throws {
         let first = await run(report(.ok, items: ["a", "b"]), newOnly: true)
@@ -182,4 +207,21 @@ extension RunStorage {
 extension SourceIdentity {
     /// An identity for tests: the id and a fingerprint derived from it.
     static func testing(_ id: String) -> SourceIdentity { SourceIdentity(id: id, fingerprint: "fp-\(id)") }
+}
+
+/// A live client factory that must never be asked: `--offline` sends nothing.
+private struct NoNetwork: HTTPClientFactory {
+    func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching {
+        Issue.record("a live client was made under --offline")
+        return Sent()
+    }
+
+    struct Sent: HTTPFetching {
+        func fetch(
+            _ request: HTTPRequest, cancellation: CancellationToken,
+            completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void
+        ) {
+            completion(.failure(SourceError(.network, "sent")))
+        }
+    }
 }
