@@ -84,9 +84,8 @@ extension GitHubIssueRepository: IssueRepository {
         let decoded = response.decode([IssueResponseDTO].self, using: IssueResponseDTO.decoder)
         guard case .success(let dtos) = decoded else { return decoded.map { _ in .done([]) } }
         var kept = kept
-        for dto in dtos where query.includePullRequests || !dto.isPullRequest {
-            kept.append(dto.toDomain(repository: repository))
-        }
+        let listed = dtos.lazy.filter { query.includePullRequests || !$0.isPullRequest }
+        kept.appendNew(listed.map { $0.toDomain(repository: repository) })
         if kept.count >= query.maxItems { return .success(.done(Array(kept.prefix(query.maxItems)))) }
         let link = LinkHeader(response.headers.values(for: "Link"), relativeTo: response.url)
         // An empty page would never end (a link back to a page already read ends the walk).

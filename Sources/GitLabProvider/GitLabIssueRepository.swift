@@ -81,7 +81,8 @@ extension GitLabIssueRepository: IssueRepository {
         if let error = statusError(response) { return .failure(error) }
         let decoded = response.decode([GitLabIssueDTO].self, using: GitLabIssueDTO.decoder)
         guard case .success(let dtos) = decoded else { return decoded.map { _ in .done([]) } }
-        let kept = kept + dtos.map { $0.toDomain(project: project) }
+        var kept = kept
+        kept.appendNew(dtos.lazy.map { $0.toDomain(project: project) })
         if kept.count >= query.maxItems { return .success(.done(Array(kept.prefix(query.maxItems)))) }
         // An empty page would never end (a link back to a page already read ends the walk).
         guard let next = Self.nextPage(after: response), !dtos.isEmpty else { return .success(.done(kept)) }

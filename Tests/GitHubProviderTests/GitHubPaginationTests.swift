@@ -20,6 +20,23 @@ struct GitHubPaginationTests {
         #expect(requests.dropFirst().allSatisfy { $0.query("per_page") == "3" }, "the recorded next URLs keep their query")
     }
 
+    @Test("an issue that moved to the next page while paging (one opened in between) is kept once")
+    func shiftedPage() async throws {
+        let server = try await FixtureServer.start()
+        try server.serveOctokitPages()
+        // Page 3 as GitHub answers after a new issue pushed the list down by one: page 2's last issue again first.
+        let second = try Fixture.octokitPage(2, server: server)
+        var third = try Fixture.octokitPage(3, server: server)
+        let pushed = (try JSONSerialization.jsonObject(with: second.body) as? [Any] ?? []).suffix(1)
+        let rest = try JSONSerialization.jsonObject(with: third.body) as? [Any] ?? []
+        third.body = try JSONSerialization.data(withJSONObject: Array(pushed) + rest)
+        server.route(pagedPath, query: ["page": "3"], third)
+        let report = await run(try makeSource(server: server))
+        await server.stop()
+        #expect(report.status == .ok)
+        #expect(report.items.compactMap(\.number) == Array((1...13).reversed()))
+    }
+
     @Test("stops at maxItems in the middle of the pages", arguments: [(3, 1), (5, 2), (7, 3), (12, 4)])
     func stopsAtMaxItems(maxItems: Int, pages: Int) async throws {
         let server = try await FixtureServer.start()

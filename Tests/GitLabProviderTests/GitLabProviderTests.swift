@@ -104,6 +104,22 @@ struct GitLabProviderTests {
         #expect(server.requests.allSatisfy { $0.header("PRIVATE-TOKEN") == token })
     }
 
+    @Test("an issue that moved to the next page while paging (one opened in between) is kept once")
+    func shiftedPage() async throws {
+        let server = try await FixtureServer.start()
+        // Page 2 as GitLab answers after a new issue pushed the list down by one: page 1's last issue again first.
+        let first = try JSONSerialization.jsonObject(with: Fixture.page1.response().body) as? [Any] ?? []
+        let second = try JSONSerialization.jsonObject(with: Fixture.page2.response().body) as? [Any] ?? []
+        var shifted = try Fixture.page2.response(headers: [("X-Next-Page", "")])
+        shifted.body = try JSONSerialization.data(withJSONObject: Array(first.suffix(1)) + second)
+        server.route(nestedPath, query: ["page": "2"], shifted)
+        server.route(nestedPath, try Fixture.page1.response(headers: [("X-Next-Page", "2")]))
+        let report = try await run(options(server: server))
+        await server.stop()
+        #expect(server.requests.count == 2)
+        #expect(report.items.map(\.id) == ["group/sub/project#12", "group/sub/project#11", "group/sub/project#10"])
+    }
+
     @Test("maxItems stops paging once enough issues are kept")
     func maxItemsStopsPaging() async throws {
         let server = try await FixtureServer.start()

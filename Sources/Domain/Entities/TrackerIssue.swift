@@ -96,3 +96,20 @@ public struct TrackerIssue: Sendable, Hashable {
         self.isDraft = isDraft
     }
 }
+
+extension [TrackerIssue] {
+    /// Appends the issues of the next page that are not kept already. Trackers page by offset into a list that
+    /// can change while it is read: an issue opened or updated in between pushes the others down, and the last
+    /// issues of one page come again at the top of the next.
+    public mutating func appendNew(_ page: some Sequence<TrackerIssue>) {
+        var kept = Set(lazy.map { IssueKey(repository: $0.repository, number: $0.number) })
+        for issue in page where kept.insert(IssueKey(repository: issue.repository, number: issue.number)).inserted {
+            append(issue)
+        }
+    }
+}
+
+private struct IssueKey: Hashable {
+    let repository: RepositoryRef
+    let number: Int
+}
