@@ -120,28 +120,28 @@ struct RunStorageTests {
         #expect(!old.report.hasFailures)
     }
 
-    @Test("offline without a response cache (TTL 0): nothing is sent; a source that asked is skipped, whatever its provider said")
+    @Test("offline without a response cache (TTL 0): nothing is sent; a source that asked is skipped, whatever it said")
     func offlineWithoutCache() async throws {
         let storage = RunStorage(database: database, mode: .offline)
         let services = storage.services(for: source(ttl: 0), identity: .testing("weather"))
         #expect(services.responseCache == nil)
         let clients = SourceHTTPClients(live: NoNetwork(), offlineRefusal: services.offlineRefusal)
         let client = clients.makeClient(HTTPClientConfiguration())
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:9/feed.xml")!)
         let result = await withCheckedContinuation { continuation in
-            client.fetch(HTTPRequest(url: URL(string: "http://127.0.0.1:9/feed.xml")!), cancellation: CancellationToken()) {
-                continuation.resume(returning: $0)
-            }
+            client.fetch(request, cancellation: CancellationToken()) { continuation.resume(returning: $0) }
         }
         guard case .failure(let refusal) = result else { Issue.record("a request got through: \(result)"); return }
         #expect(refusal.message == "--offline allows no network, and this source keeps no cache (cacheTTLSeconds is 0)")
         // The provider words its failure its own way: the refusal, not its message, makes the source skipped.
-        let finished = await onOwnThread { storage.finishAll(report(.error, error: SourceError(.network, "feed: no answer"))) }
+        let failed = report(.error, error: SourceError(.network, "feed: no answer"))
+        let finished = await onOwnThread { storage.finishAll(failed) }
         #expect(finished.report.sources.first?.status == .skipped)
 
-        let asked = RunStorage(database: database, mode: .offline)
-        _ = asked.services(for: source(ttl: 0), identity: .testing("weather"))
-        let failed = await onOwnThread { asked.finishAll(report(.error, error: SourceError(.parse, "not a feed"))) }
-        #expect(failed.report.sources.first?.status == .error, "a source that sent nothing failed on its own")
+        let silent = RunStorage(database: database, mode: .offline)
+        _ = silent.services(for: source(ttl: 0), identity: .testing("weather"))
+        let unsent = await onOwnThread { silent.finishAll(report(.error, error: SourceError(.parse, "not a feed"))) }
+        #expect(unsent.report.sources.first?.status == .error, "a source that sent nothing failed on its own")
     }
 
     @Test("--new keeps only items the source never delivered before; the first run keeps all and says so")
