@@ -37,7 +37,11 @@ struct WatchEndToEndTests {
             """)
         let watch = try start(["-f", "ndjson", "--verbose", "--stop-after", "120", "--manifest", sandbox.manifestPath],
                               home: Aggregate.temporaryHome())
-        let sawBoth = await watch.waitFor { stdout, _ in stdout.contains("\"n2\"") && stdout.contains("\"f1\"") }
+        // The recovered source's item and its status line ("flaky: ok") are written separately: wait for both
+        // before SIGTERM, or the line may not be out yet.
+        let sawBoth = await watch.waitFor { stdout, stderr in
+            stdout.contains("\"n2\"") && stdout.contains("\"f1\"") && stderr.contains("flaky: ok")
+        }
         watch.signal(SIGTERM)
         let result = await watch.finish()
         await server.stop()
