@@ -66,7 +66,7 @@ let package = Package(
         // and its 33 dependencies gone from the start, a tiny run starts a third faster (BENCHMARKS.md).
         .target(name: "CCurlOnDemand", dependencies: ["CLibraryOnDemand"], linkerSettings: [
             // Where Foundation is a shared library (debug builds), its libcurl calls reach these definitions only
-            // if the executable exports them; the socket callback's fix (socket_events.c) needs them to.
+            // if the executable exports them; socket_events.c and body_batches.c need them to.
             .unsafeFlags(curlExports, .when(platforms: [.linux])),
         ]),
         // dlopen once, by the first call, for the system libraries a run may not need (curl, libxml2, libjq).
@@ -349,7 +349,8 @@ for target in package.targets where ["HTTPClientLive", "App", "Server", "aggrega
 
 /// The libcurl functions CCurlOnDemand defines, exported so that a shared FoundationNetworking calls them too.
 var curlExports: [String] {
-    ["curl_multi_setopt", "curl_multi_cleanup"].flatMap {
+    ["curl_multi_setopt", "curl_multi_cleanup", "curl_multi_info_read", "curl_multi_remove_handle", "curl_easy_setopt",
+     "curl_easy_cleanup"].flatMap {
         ["-Xlinker", "--export-dynamic-symbol=\($0)"]
     }
 }

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include "CCurlOnDemand.h"
 #include "CLibraryOnDemand.h"
+#include "body_batches.h"
 #include "socket_events.h"
 
 #define CURL_FUNCTIONS(X)                                                                                    \
@@ -50,20 +51,35 @@ typedef void *(*ptr_int)(int);
 
 int curl_global_init(long flags) { return CALL(int_long, curl_global_init)(flags); }
 void *curl_easy_init(void) { return CALL(ptr_void, curl_easy_init)(); }
-void curl_easy_cleanup(void *easy) { CALL(void_ptr, curl_easy_cleanup)(easy); }
+void curl_easy_cleanup(void *easy) {
+    aggregate_body_batches_forget(easy);
+    CALL(void_ptr, curl_easy_cleanup)(easy);
+}
 
-// setopt and getinfo take one more argument after the option: forwarded as a pointer-sized word.
-#define FORWARD_ONE_VARIADIC(name)                                      \
-    int name(void *handle, int option, ...) {                           \
+// setopt and getinfo take one more argument after the option: read as a pointer-sized word.
+#define ONE_WORD_AFTER(last, value)                                     \
+    void *value;                                                        \
+    do {                                                                \
         va_list arguments;                                              \
-        va_start(arguments, option);                                    \
-        void *value = va_arg(arguments, void *);                        \
+        va_start(arguments, last);                                      \
+        value = va_arg(arguments, void *);                              \
         va_end(arguments);                                              \
-        return CALL(int_ptr_int_word, name)(handle, option, value);     \
-    }
+    } while (0)
 
-FORWARD_ONE_VARIADIC(curl_easy_setopt)
-FORWARD_ONE_VARIADIC(curl_easy_getinfo)
+int curl_easy_getinfo(void *easy, int info, ...) {
+    ONE_WORD_AFTER(info, value);
+    return CALL(int_ptr_int_word, curl_easy_getinfo)(easy, info, value);
+}
+
+static int set_easy_option(void *easy, int option, void *value) {
+    return CALL(int_ptr_int_word, curl_easy_setopt)(easy, option, value);
+}
+
+// The write and header callbacks go through body_batches.c, which hands a response body over in fewer pieces.
+int curl_easy_setopt(void *easy, int option, ...) {
+    ONE_WORD_AFTER(option, value);
+    return set_easy_option(easy, option, aggregate_body_batches_option(easy, option, value, set_easy_option));
+}
 
 static int set_multi_option(void *multi, int option, void *value) {
     return CALL(int_ptr_int_word, curl_multi_setopt)(multi, option, value);
@@ -71,10 +87,7 @@ static int set_multi_option(void *multi, int option, void *value) {
 
 // The socket callback goes through socket_events.c, which takes away the write interest FoundationNetworking keeps.
 int curl_multi_setopt(void *multi, int option, ...) {
-    va_list arguments;
-    va_start(arguments, option);
-    void *value = va_arg(arguments, void *);
-    va_end(arguments);
+    ONE_WORD_AFTER(option, value);
     return set_multi_option(multi, option, aggregate_socket_events_option(multi, option, value, set_multi_option));
 }
 
@@ -90,9 +103,16 @@ int curl_multi_cleanup(void *multi) {
     aggregate_socket_events_forget(multi);
     return result;
 }
-void *curl_multi_info_read(void *multi, int *queued) { return CALL(ptr_ptr_intptr, curl_multi_info_read)(multi, queued); }
+void *curl_multi_info_read(void *multi, int *queued) {
+    void *message = CALL(ptr_ptr_intptr, curl_multi_info_read)(multi, queued);
+    aggregate_body_batches_message(message);
+    return message;
+}
 void *curl_multi_init(void) { return CALL(ptr_void, curl_multi_init)(); }
-int curl_multi_remove_handle(void *multi, void *easy) { return CALL(int_ptr_ptr, curl_multi_remove_handle)(multi, easy); }
+int curl_multi_remove_handle(void *multi, void *easy) {
+    aggregate_body_batches_drop(easy);
+    return CALL(int_ptr_ptr, curl_multi_remove_handle)(multi, easy);
+}
 
 int curl_multi_socket_action(void *multi, int socket, int events, int *running) {
     return CALL(int_ptr_int_int_intptr, curl_multi_socket_action)(multi, socket, events, running);
