@@ -190,6 +190,14 @@ struct FeedDocumentBuilder {
 
     var isCapturing: Bool { text.isActive }
 
+    /// Whether text arriving now is written back escaped into the captured markup (`charactersInMarkup`).
+    var escapesText: Bool { text.escapesText(depth: frames.count) }
+
+    /// Text inside captured markup, as valid UTF-8 bytes (`escapesText` is true).
+    mutating func charactersInMarkup(_ bytes: UnsafeBufferPointer<UInt8>) {
+        text.appendEscaped(bytes)
+    }
+
     mutating func error(code: Int, line: Int, column: Int) {
         guard !Self.warningCodes.contains(code) else { return }
         let reported = ReportedError(code: code, line: line, column: column)

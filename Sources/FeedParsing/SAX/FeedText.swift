@@ -20,25 +20,48 @@ enum FeedText {
     }
 
     /// Appends text as it must appear inside HTML markup (the parser unescaped it), as UTF-8.
-    /// Byte by byte: `&`, `<`, `>` and `"` never occur inside a multi-byte sequence of valid UTF-8.
+    /// Byte by byte: `&`, `<`, `>` and `"` never occur inside a multi-byte sequence of valid UTF-8. The bytes
+    /// between two that need escaping are skipped with one table look each and appended in one piece.
     static func appendEscaped(_ text: String, to buffer: inout [UInt8], quotes: Bool = false) {
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { appendEscaped($0, to: &buffer, quotes: quotes) }
+    }
+
+    /// The same for text that is still UTF-8 bytes (a text node's, straight from the parser).
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], quotes: Bool = false) {
+        let mask: UInt8 = quotes ? 0b11 : 0b01
+        escapeClasses.withUnsafeBufferPointer { classes in
+            let count = bytes.count
             var start = 0
-            for index in bytes.indices {
-                let escape: StaticString
-                switch bytes[index] {
-                case 0x26: escape = "&amp;"
-                case 0x3C: escape = "&lt;"
-                case 0x3E: escape = "&gt;"
-                case 0x22 where quotes: escape = "&quot;"
-                default: continue
-                }
+            var index = 0
+            while true {
+                while index < count, classes[Int(bytes[index])] & mask == 0 { index += 1 }
+                guard index < count else { break }
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let escape: StaticString = switch bytes[index] {
+                case 0x26: "&amp;"
+                case 0x3C: "&lt;"
+                case 0x3E: "&gt;"
+                default: "&quot;"
+                }
                 escape.withUTF8Buffer { buffer.append(contentsOf: $0) }
-                start = index + 1
+                index += 1
+                start = index
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            if start == 0 {
+                buffer.append(contentsOf: bytes)
+            } else if start < count {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            }
+        }
+    }
+
+    /// For each byte: 1 when text must escape it, 2 when an attribute value must too (`"`).
+    private static let escapeClasses: [UInt8] = (0..<256).map { byte in
+        switch byte {
+        case 0x26, 0x3C, 0x3E: 0b01
+        case 0x22: 0b10
+        default: 0
         }
     }
 
