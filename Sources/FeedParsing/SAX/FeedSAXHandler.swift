@@ -178,7 +178,8 @@ final class FeedSAXHandler {
     fileprivate static let slotBits = 8
     fileprivate static let slotCount = 1 << slotBits
     /// The slots start as the pair (nil, nil), whose name is "", as `name(nil)` says.
-    @exclusivity(unchecked) private var slotKeys = [NameKey](repeating: NameKey(local: nil, prefix: nil), count: slotCount)
+    @exclusivity(unchecked) private var slotKeys = [NameKey](
+        repeating: NameKey(local: nil, prefix: nil), count: slotCount)
     @exclusivity(unchecked) private var slotNames = [String](repeating: "", count: slotCount)
 
     private static let maxCachedNames = 1024
