@@ -47,18 +47,25 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// `baseURL` + `path` + query, with the query percent-encoded strictly (`+` and `&` in a value stay data).
+    /// The base URL's path and query are kept as written, encoded characters included (`group%2Fproject` stays
+    /// one segment; `?key=…` stays in front of the new items); `path` is text, encoded here.
     public static func url(_ baseURL: URL, path: String, query: [URLQueryItem] = []) -> URL {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
-        let basePath = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
-        components.path = basePath + (path.hasPrefix("/") ? path : "/" + path)
+        let basePath = components.percentEncodedPath
+        let trimmedBase = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        let relative = path.hasPrefix("/") ? path : "/" + path
+        let encoded = relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
+        components.percentEncodedPath = trimmedBase + encoded
         if !query.isEmpty {
             var allowed = CharacterSet.urlQueryAllowed
             allowed.remove(charactersIn: "&=+;#?/")
-            components.percentEncodedQuery = query.map { item in
+            let added = query.map { item in
                 let name = item.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? item.name
                 guard let value = item.value else { return name }
                 return "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
             }.joined(separator: "&")
+            let existing = components.percentEncodedQuery ?? ""
+            components.percentEncodedQuery = existing.isEmpty ? added : existing + "&" + added
         }
         return components.url ?? baseURL
     }

@@ -61,12 +61,6 @@ struct URLSessionHTTPClientTests {
         await server.stop()
     }
 
-    @Test("a base URL with a path keeps it when a request path is appended")
-    func baseURLPath() {
-        let url = HTTPRequest.url(URL(string: "https://ghe.example.com/api/v3/")!, path: "/repos/a/b/issues")
-        #expect(url.absoluteString == "https://ghe.example.com/api/v3/repos/a/b/issues")
-    }
-
     @Test("4xx and 5xx are never successes and map to the error taxonomy", arguments: [
         (401, [(String, String)](), SourceError.Kind.unauthorized),
         (403, [], .unauthorized),
