@@ -11,6 +11,41 @@ struct JSONWriterTests {
         #expect(writer.text == #""a\"b\\c\nd\re\tf\u0001g\u001fh/日本語 👍\#u{7F}""#)
     }
 
+    @Test("strings of every length with escapes at every offset match a character-by-character escaper")
+    func escapingAtEveryOffset() {
+        let pieces = ["a", "b", " ", "é", "日", "👍", "\"", "\\", "\n", "\r", "\t", "\u{01}", "\u{1F}", "\u{7F}",
+                      "/"]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for length in 0..<48 {
+            for _ in 0..<8 {
+                let text = (0..<length).map { _ in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return pieces[Int(state >> 33) % pieces.count]
+                }.joined()
+                var writer = JSONWriter()
+                writer.string(text)
+                #expect(writer.text == Self.reference(text), "\(Array(text.utf8))")
+            }
+        }
+    }
+
+    /// JSON string escaping written out plainly, one character at a time.
+    static func reference(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     @Test("what it writes parses back to the same value", arguments: [
         JSONValue.object(["b": [1, 2.5, "x", nil, true, false], "a": ["nested": ["deep": -0.001]], "": "empty key"]),
         JSONValue.array([.int(-123_456_789_012), .int(Int.max), .int(0), .int(-7), .double(1e300), .double(-2.25)]),
