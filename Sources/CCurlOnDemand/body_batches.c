@@ -63,9 +63,9 @@ static batch *find(void *easy, int create) {
 
 /// Hands the gathered bytes to the owner; false when it refused them (the transfer is then aborted).
 static int hand_over(batch *batch) {
-    if (batch->length == 0) return 1;
     size_t length = batch->length;
     batch->length = 0;
+    if (length == 0 || batch->write == NULL) return 1;  // nothing gathered, or the owner took its callback away
     return batch->write(batch->bytes, 1, length, batch->write_data) == length;
 }
 
@@ -129,7 +129,7 @@ void aggregate_body_batches_message(void *message) {
     if (done == NULL || done->kind != message_done) return;
     batch *batch = find(done->easy, 0);
     if (batch == NULL) return;
-    if (batch->write != NULL) hand_over(batch);
+    hand_over(batch);
     release_bytes(batch);
 }
 
