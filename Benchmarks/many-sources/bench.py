@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """1,000 feed sources at once (issue 20, goal 5), side by side with newsboat on the same feeds from the same server, and
-with `curl --parallel` fetching the same URLs without parsing them (the floor of this server and loopback).
+with `curl --parallel` fetching the same URLs without parsing them (the floor of this server and loopback), and with
+the same manifest sent through the second transport, AsyncHTTPClient (each source's `"proxy": "direct"`, as a `caFile`
+or a proxy would choose it): what URLSession's own machinery costs against it.
 
     python3 Benchmarks/many-sources/bench.py AGGREGATE_BINARY [RUNS]
     LIMITS=16,64 SOURCES=1000 DELAY=0.05 python3 Benchmarks/many-sources/bench.py .build/release/aggregate 5
@@ -57,9 +59,9 @@ def measure(command, env=None, stdout=subprocess.DEVNULL):
     return wall, peak / 1024, fds
 
 
-def manifest(base, limit):
-    path = os.path.join(work, f"manifest-{limit}.json")
-    sources = [{"id": f"feed{i:04d}", "provider": "feed", "options": {"urls": [f"{base}/feed/{i}.atom"]}}
+def manifest(base, limit, options=None, suffix=""):
+    path = os.path.join(work, f"manifest-{limit}{suffix}.json")
+    sources = [{"id": f"feed{i:04d}", "provider": "feed", "options": {"urls": [f"{base}/feed/{i}.atom"], **(options or {})}}
                for i in range(count)]
     json.dump({"version": 1, "defaults": {"timeoutSeconds": 120, "cacheTTLSeconds": 0, "maxConcurrentRequests": limit},
                "sources": sources}, open(path, "w"))
@@ -98,14 +100,16 @@ def main():
         for limit in limits:
             ideal = math.ceil(count / limit) * delay
             aggregate = [binary, "--manifest", manifest(base, limit), "--format", "json"]
+            nio = [binary, "--manifest", manifest(base, limit, {"proxy": "direct"}, "-ahc"), "--format", "json"]
             boat, cache, boat_env = newsboat(base, limit)
             floor = curl(base, limit)
-            samples = {"aggregate": [], "newsboat": [], "curl --parallel": []}
+            samples = {"aggregate": [], "aggregate, AsyncHTTPClient": [], "newsboat": [], "curl --parallel": []}
             for _ in range(runs):
                 for name in samples:
                     stats(base, reset=True)
-                    if name == "aggregate":
-                        result = measure(aggregate, {"AGGREGATE_HOME": tempfile.mkdtemp(dir=work)})
+                    if name.startswith("aggregate"):
+                        command = aggregate if name == "aggregate" else nio
+                        result = measure(command, {"AGGREGATE_HOME": tempfile.mkdtemp(dir=work)})
                     elif name == "curl --parallel":
                         result = measure(floor)
                     else:
