@@ -46,6 +46,39 @@ struct JSONWriterTests {
         return out + "\""
     }
 
+    @Test("values far larger than the writer's staging buffer come out byte for byte, after text already written")
+    func largeValues() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func text(_ length: Int, escapesEvery gap: Int?) -> String {
+            String((0..<length).map { index -> Character in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                if let gap, index % gap == gap - 1 { return ["\"", "\\", "\n", "\u{01}"][Int(state >> 33) % 4] }
+                return ["a", "é", "日", " "][Int(state >> 33) % 4]
+            })
+        }
+        // A long run with no escapes, one with an escape every few bytes, and thousands of short strings: each
+        // overflows the stage in its own way.
+        let strings = [text(100_000, escapesEvery: nil), text(50_000, escapesEvery: 7),
+                       text(9_000, escapesEvery: 4_500), text(3_000, escapesEvery: nil)]
+            + (0..<5_000).map { text($0 % 13, escapesEvery: 5) }
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.string("before")
+        writer.value(.array(strings.map { .string($0) }))
+        writer.int(-42)
+        writer.endArray()
+        let expected = "[\"before\",[" + strings.map(Self.reference).joined(separator: ",") + "],-42]"
+        // Compared outside the expectation: printing 200 KB of text on a failure helps nobody.
+        let mismatch = zip(writer.text.utf8, expected.utf8).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(mismatch == nil && writer.text.utf8.count == expected.utf8.count,
+                "first difference at byte \(mismatch ?? min(writer.text.utf8.count, expected.utf8.count))")
+
+        var pretty = JSONWriter(pretty: true)
+        pretty.value(.object(["long": .string(strings[1]), "many": .array(strings.map { .string($0) })]))
+        #expect(try JSONValue.parse(Data(pretty.bytes)) == .object(["long": .string(strings[1]),
+                                                                     "many": .array(strings.map { .string($0) })]))
+    }
+
     @Test("what it writes parses back to the same value", arguments: [
         JSONValue.object(["b": [1, 2.5, "x", nil, true, false], "a": ["nested": ["deep": -0.001]], "": "empty key"]),
         JSONValue.array([.int(-123_456_789_012), .int(Int.max), .int(0), .int(-7), .double(1e300), .double(-2.25)]),

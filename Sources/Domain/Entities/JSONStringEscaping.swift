@@ -18,6 +18,25 @@ enum JSONStringEscaping {
         return nil
     }
 
+    /// Copies `utf8`'s bytes to `out` up to the first one that needs escaping, checking and copying in one pass
+    /// (eight bytes at a time, the way `firstEscape` looks); returns how many it copied (`utf8.count` when none
+    /// needs escaping). `out` has room for `utf8.count` bytes.
+    @inline(__always)
+    static func copyUntilEscape(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = word(utf8, at: index)
+            if needsEscape(word) { break }
+            UnsafeMutableRawPointer(out + index).storeBytes(of: word, as: UInt64.self)
+            index += 8
+        }
+        while index < utf8.count, !needsEscape(utf8[index]) {
+            out[index] = utf8[index]
+            index += 1
+        }
+        return index
+    }
+
     /// The most bytes `escape` writes for `count` bytes of input (each may become `\u00XX`).
     static func maxEscapedLength(_ count: Int) -> Int { count * 6 }
 

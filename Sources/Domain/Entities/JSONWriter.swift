@@ -8,7 +8,8 @@
 /// `{}`. Values go in whole (`value(_:)`) or, for documents whose key order matters, through `beginObject()`,
 /// `key(_:)`, `endObject()` and their array twins.
 ///
-/// It appends to a byte buffer rather than a `String`: NDJSON of a million items is written through it.
+/// It appends to a byte buffer rather than a `String`: NDJSON of a million items is written through it. A value's
+/// pieces go through a small staging buffer (`JSONByteStage`) and reach `bytes` a few kilobytes at a time.
 public struct JSONWriter: Sendable {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []
@@ -17,8 +18,8 @@ public struct JSONWriter: Sendable {
     private var open: [Bool] = []
     /// A key was just written: its value follows without a separator.
     private var afterKey = false
-    /// Where strings that need escaping are escaped (`appendEscaped`), made on first use.
-    private var scratch: [UInt8] = []
+    /// The buffer values are written through (`staged`), made on first use.
+    private var stageBuffer: [UInt8] = []
 
     public init(capacity: Int = 256, pretty: Bool = false) {
         bytes.reserveCapacity(capacity)
@@ -43,7 +44,7 @@ public struct JSONWriter: Sendable {
     /// The next member's key; its value is the next thing written.
     public mutating func key(_ key: String) {
         separate()
-        writeString(key)
+        staged { Self.writeString(key, to: &$0) }
         if pretty { raw(": ") } else { byte(UInt8(ascii: ":")) }
         afterKey = true
     }
@@ -121,18 +122,18 @@ public struct JSONWriter: Sendable {
 
     public mutating func int(_ value: Int) {
         separate()
-        writeInt(value)
+        staged { Self.writeInt(value, to: &$0) }
     }
 
     public mutating func double(_ value: Double) {
         separate()
-        writeDouble(value)
+        staged { Self.writeDouble(value, to: &$0) }
     }
 
     /// A quoted, escaped string.
     public mutating func string(_ value: String) {
         separate()
-        writeString(value)
+        staged { Self.writeString(value, to: &$0) }
     }
 
     /// A string, or `null` when absent.
@@ -143,57 +144,80 @@ public struct JSONWriter: Sendable {
     /// Any value, object keys sorted.
     public mutating func value(_ value: JSONValue) {
         separate()
-        if pretty { writePretty(value) } else { writeCompact(value) }
+        if pretty { writePretty(value) } else { staged { Self.writeCompact(value, to: &$0) } }
     }
 
     /// `item(_:source:)` in compact mode: the envelope's keys and punctuation as a few runs of literal text
-    /// rather than a container call per member (a million NDJSON lines are written through this).
+    /// rather than a container call per member, the whole item through one stage (a million NDJSON lines are
+    /// written through this).
     mutating func compactItem(_ item: Item, source: String) {
         separate()
-        raw("{\"source\":")
-        writeString(source)
-        raw(",\"kind\":")
-        writeString(item.kind.rawValue)
-        raw(",\"id\":")
-        writeString(item.id)
-        raw(",\"title\":")
-        writeString(item.title)
-        raw(",\"subtitle\":")
-        if let subtitle = item.subtitle { writeString(subtitle) } else { raw("null") }
-        raw(",\"url\":")
-        if let url = item.url { writeString(url.absoluteString) } else { raw("null") }
-        raw(",\"date\":")
-        if let date = item.date { writeString(ISO8601.string(from: date)) } else { raw("null") }
-        raw(",\"fields\":")
-        writeCompact(.object(item.fields))
-        bytes.append(UInt8(ascii: "}"))
+        staged { stage in
+            stage.put("{\"source\":")
+            Self.writeString(source, to: &stage)
+            stage.put(",\"kind\":")
+            Self.writeString(item.kind.rawValue, to: &stage)
+            stage.put(",\"id\":")
+            Self.writeString(item.id, to: &stage)
+            stage.put(",\"title\":")
+            Self.writeString(item.title, to: &stage)
+            stage.put(",\"subtitle\":")
+            if let subtitle = item.subtitle { Self.writeString(subtitle, to: &stage) } else { stage.put("null") }
+            stage.put(",\"url\":")
+            if let url = item.url { Self.writeString(url.absoluteString, to: &stage) } else { stage.put("null") }
+            stage.put(",\"date\":")
+            if let date = item.date {
+                Self.writeString(ISO8601.string(from: date), to: &stage)
+            } else {
+                stage.put("null")
+            }
+            stage.put(",\"fields\":")
+            Self.writeCompact(.object(item.fields), to: &stage)
+            stage.put(UInt8(ascii: "}"))
+        }
     }
 
     // MARK: - Writing
 
-    private mutating func writeCompact(_ value: JSONValue) {
+    /// Runs `body` with a stage holding the writer's bytes, then takes them back with what it wrote.
+    private mutating func staged(_ body: (inout JSONByteStage) -> Void) {
+        var buffer = stageBuffer
+        stageBuffer = []
+        if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: JSONByteStage.capacity) }
+        buffer.withUnsafeMutableBufferPointer { storage in
+            // Swapped, not copied: the stage's appends find the bytes uniquely referenced.
+            var stage = JSONByteStage(buffer: storage)
+            swap(&stage.out, &bytes)
+            body(&stage)
+            stage.flush()
+            swap(&stage.out, &bytes)
+        }
+        stageBuffer = buffer
+    }
+
+    private static func writeCompact(_ value: JSONValue, to stage: inout JSONByteStage) {
         switch value {
-        case .null: raw("null")
-        case .bool(let value): if value { raw("true") } else { raw("false") }
-        case .int(let value): writeInt(value)
-        case .double(let value): writeDouble(value)
-        case .string(let value): writeString(value)
+        case .null: stage.put("null")
+        case .bool(let value): stage.put(value ? "true" : "false")
+        case .int(let value): writeInt(value, to: &stage)
+        case .double(let value): writeDouble(value, to: &stage)
+        case .string(let value): writeString(value, to: &stage)
         case .array(let values):
-            bytes.append(UInt8(ascii: "["))
+            stage.put(UInt8(ascii: "["))
             for (index, element) in values.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeCompact(element)
+                if index > 0 { stage.put(UInt8(ascii: ",")) }
+                writeCompact(element, to: &stage)
             }
-            bytes.append(UInt8(ascii: "]"))
+            stage.put(UInt8(ascii: "]"))
         case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
+            stage.put(UInt8(ascii: "{"))
             for (index, (key, value)) in members.members.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeString(key)
-                bytes.append(UInt8(ascii: ":"))
-                writeCompact(value)
+                if index > 0 { stage.put(UInt8(ascii: ",")) }
+                writeString(key, to: &stage)
+                stage.put(UInt8(ascii: ":"))
+                writeCompact(value, to: &stage)
             }
-            bytes.append(UInt8(ascii: "}"))
+            stage.put(UInt8(ascii: "}"))
         }
     }
 
@@ -212,16 +236,13 @@ public struct JSONWriter: Sendable {
             }
             end(UInt8(ascii: "}"))
         default:
-            writeCompact(value)
+            staged { Self.writeCompact(value, to: &$0) }
         }
     }
 
-    private mutating func writeInt(_ value: Int) {
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    private static func writeInt(_ value: Int, to stage: inout JSONByteStage) {
+        if value == 0 { return stage.put(UInt8(ascii: "0")) }
+        if value < 0 { stage.put(UInt8(ascii: "-")) }
         // Twenty digits hold any Int64's magnitude; written backwards, then copied.
         var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -231,42 +252,22 @@ public struct JSONWriter: Sendable {
                 digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            stage.put(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
-    private mutating func writeDouble(_ value: Double) {
-        guard value.isFinite else { return raw("null") }
-        bytes.append(contentsOf: JSONValue.format(value).utf8)
+    private static func writeDouble(_ value: Double, to stage: inout JSONByteStage) {
+        guard value.isFinite else { return stage.put("null") }
+        var text = JSONValue.format(value)
+        text.withUTF8 { stage.put($0) }
     }
 
-    private mutating func writeString(_ value: String) {
+    private static func writeString(_ value: String, to stage: inout JSONByteStage) {
         var value = value
         value.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
-            if let first = JSONStringEscaping.firstEscape(utf8) {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<first]))
-                appendEscaped(UnsafeBufferPointer(rebasing: utf8[first...]))
-            } else {
-                bytes.append(contentsOf: utf8)
-            }
-            bytes.append(UInt8(ascii: "\""))
-        }
-    }
-
-    /// Escapes `utf8` a piece at a time into the writer's scratch buffer, appending each piece once: an append
-    /// per run between two escapes was ~4 % of writing items with HTML content (a quote every few dozen bytes).
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let pieceSize = 4096
-        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: JSONStringEscaping.maxEscapedLength(pieceSize)) }
-        var start = 0
-        while start < utf8.count {
-            let piece = UnsafeBufferPointer(rebasing: utf8[start..<min(utf8.count, start + pieceSize)])
-            scratch.withUnsafeMutableBufferPointer { scratch in
-                let count = JSONStringEscaping.escape(piece, into: scratch.baseAddress!)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<count]))
-            }
-            start += piece.count
+            stage.put(UInt8(ascii: "\""))
+            stage.putEscaped(utf8)
+            stage.put(UInt8(ascii: "\""))
         }
     }
 }
