@@ -49,21 +49,8 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
-    /// `key(_:)` for a key known to need no escaping (the output contract's own), copied as it is.
-    mutating func fixedKey(_ key: StaticString) {
-        separate()
-        byte(UInt8(ascii: "\""))
-        raw(key)
-        if pretty { raw("\": ") } else { raw("\":") }
-        afterKey = true
-    }
-
     private mutating func begin(_ bracket: UInt8) {
         separate()
-        openContainer(bracket)
-    }
-
-    private mutating func openContainer(_ bracket: UInt8) {
         bytes.append(bracket)
         open.append(false)
     }
@@ -76,7 +63,7 @@ public struct JSONWriter: Sendable {
 
     /// What goes before a value or a key: nothing after a key or at the top, else a comma after an
     /// earlier element, and in pretty mode a new line.
-    private mutating func separate() {
+    mutating func separate() {
         if afterKey {
             afterKey = false
             return
@@ -144,43 +131,21 @@ public struct JSONWriter: Sendable {
     /// Any value, object keys sorted.
     public mutating func value(_ value: JSONValue) {
         separate()
-        if pretty { writePretty(value) } else { staged { Self.writeCompact(value, to: &$0) } }
-    }
-
-    /// `item(_:source:)` in compact mode: the envelope's keys and punctuation as a few runs of literal text
-    /// rather than a container call per member, the whole item through one stage (a million NDJSON lines are
-    /// written through this).
-    mutating func compactItem(_ item: Item, source: String) {
-        separate()
-        staged { stage in
-            stage.put("{\"source\":")
-            Self.writeString(source, to: &stage)
-            stage.put(",\"kind\":")
-            Self.writeString(item.kind.rawValue, to: &stage)
-            stage.put(",\"id\":")
-            Self.writeString(item.id, to: &stage)
-            stage.put(",\"title\":")
-            Self.writeString(item.title, to: &stage)
-            stage.put(",\"subtitle\":")
-            if let subtitle = item.subtitle { Self.writeString(subtitle, to: &stage) } else { stage.put("null") }
-            stage.put(",\"url\":")
-            if let url = item.url { Self.writeString(url.absoluteString, to: &stage) } else { stage.put("null") }
-            stage.put(",\"date\":")
-            if let date = item.date {
-                Self.writeString(ISO8601.string(from: date), to: &stage)
-            } else {
-                stage.put("null")
-            }
-            stage.put(",\"fields\":")
-            Self.writeCompact(.object(item.fields), to: &stage)
-            stage.put(UInt8(ascii: "}"))
+        if pretty {
+            let depth = depth
+            staged { Self.writePretty(value, depth: depth, to: &$0) }
+        } else {
+            staged { Self.writeCompact(value, to: &$0) }
         }
     }
 
     // MARK: - Writing
 
+    /// How many containers are open around what is written next.
+    var depth: Int { open.count }
+
     /// Runs `body` with a stage holding the writer's bytes, then takes them back with what it wrote.
-    private mutating func staged(_ body: (inout JSONByteStage) -> Void) {
+    mutating func staged(_ body: (inout JSONByteStage) -> Void) {
         var buffer = stageBuffer
         stageBuffer = []
         if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: JSONByteStage.capacity) }
@@ -195,7 +160,7 @@ public struct JSONWriter: Sendable {
         stageBuffer = buffer
     }
 
-    private static func writeCompact(_ value: JSONValue, to stage: inout JSONByteStage) {
+    static func writeCompact(_ value: JSONValue, to stage: inout JSONByteStage) {
         switch value {
         case .null: stage.put("null")
         case .bool(let value): stage.put(value ? "true" : "false")
@@ -221,26 +186,41 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Containers through the container calls (indentation); `separate()` was done for `value` itself.
-    private mutating func writePretty(_ value: JSONValue) {
+    /// `value` indented as the container calls indent (`depth` containers are open around it): elements and
+    /// members on lines of their own, empty containers as `[]` and `{}`. Whole, through one stage.
+    static func writePretty(_ value: JSONValue, depth: Int, to stage: inout JSONByteStage) {
         switch value {
-        case .array(let values):
-            openContainer(UInt8(ascii: "["))
-            for element in values { self.value(element) }
-            end(UInt8(ascii: "]"))
-        case .object(let members):
-            openContainer(UInt8(ascii: "{"))
-            for (key, value) in members.members {
-                self.key(key)
-                self.value(value)
+        case .array(let values) where !values.isEmpty:
+            stage.put(UInt8(ascii: "["))
+            for (index, element) in values.enumerated() {
+                if index > 0 { stage.put(UInt8(ascii: ",")) }
+                newline(depth: depth + 1, to: &stage)
+                writePretty(element, depth: depth + 1, to: &stage)
             }
-            end(UInt8(ascii: "}"))
+            newline(depth: depth, to: &stage)
+            stage.put(UInt8(ascii: "]"))
+        case .object(let members) where !members.members.isEmpty:
+            stage.put(UInt8(ascii: "{"))
+            for (index, (key, value)) in members.members.enumerated() {
+                if index > 0 { stage.put(UInt8(ascii: ",")) }
+                newline(depth: depth + 1, to: &stage)
+                writeString(key, to: &stage)
+                stage.put(": ")
+                writePretty(value, depth: depth + 1, to: &stage)
+            }
+            newline(depth: depth, to: &stage)
+            stage.put(UInt8(ascii: "}"))
         default:
-            staged { Self.writeCompact(value, to: &$0) }
+            writeCompact(value, to: &stage)
         }
     }
 
-    private static func writeInt(_ value: Int, to stage: inout JSONByteStage) {
+    static func newline(depth: Int, to stage: inout JSONByteStage) {
+        stage.put(UInt8(ascii: "\n"))
+        for _ in 0..<depth { stage.put("  ") }
+    }
+
+    static func writeInt(_ value: Int, to stage: inout JSONByteStage) {
         if value == 0 { return stage.put(UInt8(ascii: "0")) }
         if value < 0 { stage.put(UInt8(ascii: "-")) }
         // Twenty digits hold any Int64's magnitude; written backwards, then copied.
@@ -256,13 +236,13 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    private static func writeDouble(_ value: Double, to stage: inout JSONByteStage) {
+    static func writeDouble(_ value: Double, to stage: inout JSONByteStage) {
         guard value.isFinite else { return stage.put("null") }
         var text = JSONValue.format(value)
         text.withUTF8 { stage.put($0) }
     }
 
-    private static func writeString(_ value: String, to stage: inout JSONByteStage) {
+    static func writeString(_ value: String, to stage: inout JSONByteStage) {
         var value = value
         value.withUTF8 { utf8 in
             stage.put(UInt8(ascii: "\""))
