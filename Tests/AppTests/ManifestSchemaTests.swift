@@ -1,6 +1,7 @@
 import App
 import Foundation
 import ProviderKit
+import ProviderTesting
 import Testing
 
 @Suite("Manifest schema")
@@ -147,7 +148,7 @@ struct ManifestSchemaTests {
     }
 
     static func write(_ manifest: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-schema-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-schema")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("manifest.json")
         try Data(manifest.utf8).write(to: url)

@@ -27,7 +27,7 @@ struct RequestLimitTests {
     }
 
     private func run(_ json: String) async throws -> (AppDIContainer, AggregateReport) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-limit-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-limit")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("manifest.json")
         try Data(json.utf8).write(to: url)

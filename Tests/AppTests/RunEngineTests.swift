@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import ProviderTesting
 import Synchronization
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct RunEngineTests {
     /// A manifest with a files source and a disabled one, in a directory of its own with its data and store.
     struct Project {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-engine-\(UUID().uuidString)")
+        let root = ScratchDirectory.path("aggregate-engine")
         var manifestURL: URL { root.appendingPathComponent("manifest.json") }
 
         init() throws {

@@ -32,7 +32,7 @@ struct RunStorageTests {
     let clock = RunClock()
 
     init() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-run-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-run")
         database = try await blocking { try AppDatabase.open(at: directory.appendingPathComponent("aggregate.sqlite")) }
     }
 

@@ -41,7 +41,7 @@ struct StreamingRunTests {
     let database: AppDatabase
 
     init() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-stream-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-stream")
         database = try await blocking { try AppDatabase.open(at: directory.appendingPathComponent("aggregate.sqlite")) }
     }
 

@@ -2,6 +2,7 @@ import App
 import Domain
 import Foundation
 import ProviderKit
+import ProviderTesting
 
 /// A provider with a small option schema, so App's validation can be tested without real providers.
 struct EchoProvider: Provider {
@@ -54,7 +55,7 @@ extension EchoProvider {
 func container(
     _ json: String, environment: [String: String] = [:], registry: ProviderRegistry = .test
 ) throws(ManifestError) -> AppDIContainer {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-app-\(UUID().uuidString)")
+    let directory = ScratchDirectory.path("aggregate-app")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let url = directory.appendingPathComponent("manifest.json")
     try? Data(json.utf8).write(to: url)

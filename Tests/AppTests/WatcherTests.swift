@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import ProviderTesting
 import Synchronization
 import Testing
 
@@ -74,7 +75,7 @@ final class WatchLog: WatchObserver {
 struct WatcherTests {
     @Test("sources run when the clock says they are due, again one interval later, with only new items after the first")
     func runsOnTheClock() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-watcher-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-watcher")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         let manifest = directory.appendingPathComponent("manifest.json")
         try Data(#"{"version": 1, "defaults": {"refreshSeconds": 60}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#.utf8)
@@ -108,7 +109,7 @@ struct WatcherTests {
 
     @Test("a source the watch's own stop cuts short is not reported: stopping is no news of the source")
     func stopIsNoNews() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-watcher-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-watcher")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let marker = directory.appendingPathComponent("started")
         let script = directory.appendingPathComponent("slow.sh")

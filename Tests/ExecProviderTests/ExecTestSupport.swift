@@ -18,7 +18,7 @@ final class ScriptDirectory: Sendable {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("exec-tests-\(UUID().uuidString)")
+        url = ScratchDirectory.path("exec-tests")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProviderTesting
 
 /// The test target's copies of the shared feed fixtures (see Fixtures/SOURCES.md).
 enum Fixture {
@@ -10,9 +11,7 @@ enum Fixture {
 
     /// A document written by a test: a real file, as the parser reads files.
     static func write(_ data: Data, name: String = "feed.xml") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("FeedParsingTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("FeedParsingTests")
         let url = directory.appendingPathComponent(name)
         try data.write(to: url)
         return url

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import ProviderTesting
 import Testing
 @testable import FeedProvider
 
@@ -28,7 +29,7 @@ struct FeedProviderFileTests {
 
     @Test("a missing file and a broken one are warnings; the good feed's items are all there")
     func partialFailure() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("FeedProviderTests-\(UUID())")
+        let directory = ScratchDirectory.path("FeedProviderTests")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let broken = directory.appendingPathComponent("broken.rss")
         try Data("<rss><channel><item><title>cut".utf8).write(to: broken)

@@ -20,7 +20,7 @@ struct TemporaryStore {
     let database: AppDatabase
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-cache-\(UUID().uuidString)")
+        directory = ScratchDirectory.path("aggregate-cache")
         database = try AppDatabase.open(at: directory.appendingPathComponent("aggregate.sqlite"))
     }
 

@@ -7,7 +7,7 @@ struct TemporaryDirectory {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-store-\(UUID().uuidString)")
+        url = ScratchDirectory.path("aggregate-store")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

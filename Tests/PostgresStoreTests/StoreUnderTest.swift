@@ -32,8 +32,7 @@ struct StoreUnderTest: Sendable {
     static func make(_ kind: StoreKind) async throws -> StoreUnderTest {
         switch kind {
         case .sqlite:
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("aggregate-contract-\(UUID().uuidString)/aggregate.sqlite")
+            let url = ScratchDirectory.path("aggregate-contract").appendingPathComponent("aggregate.sqlite")
             return try sqlite(url)
         case .postgres:
             let url = try await TestPostgres.makeDatabase()

@@ -76,6 +76,7 @@ struct SuggestionAndGlobTests {
     @Test("a glob lists matching regular files sorted; a plain path is kept even when missing")
     func glob() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("glob-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub.csv"), withIntermediateDirectories: true)
         for name in ["b.csv", "a.csv", "c.json"] {
             try Data().write(to: directory.appendingPathComponent(name))

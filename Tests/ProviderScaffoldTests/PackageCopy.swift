@@ -5,6 +5,8 @@ import ProviderTesting
 /// Package.resolved), with the `swift` commands and the edits that docs/WRITING_A_PROVIDER.md tells a user to make.
 struct PackageCopy {
     let root: URL
+    /// The `swift` commands' temporary directory (`TMPDIR`): SwiftPM keeps its lock files there.
+    let temporary: URL
 
     /// The repository this test file belongs to.
     static var original: URL {
@@ -15,8 +17,8 @@ struct PackageCopy {
     static let skipped: Set<String> = [".build", ".swiftpm", ".git", "Package.resolved"]
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-scaffold-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        root = try ScratchDirectory.make("aggregate-scaffold")
+        temporary = try ScratchDirectory.make("aggregate-scaffold-tmp")
         for name in try FileManager.default.contentsOfDirectory(atPath: Self.original.path)
         where !Self.skipped.contains(name) && !name.hasPrefix(".build-") && !name.hasPrefix(".build_") {
             try FileManager.default.copyItem(
@@ -26,6 +28,7 @@ struct PackageCopy {
 
     func remove() {
         try? FileManager.default.removeItem(at: root)
+        try? FileManager.default.removeItem(at: temporary)
     }
 
     /// `swift ARGUMENTS` in the copy, at the lowest CPU priority so the rest of the suite running beside it
@@ -34,6 +37,7 @@ struct PackageCopy {
     func swift(_ arguments: [String], only targets: [String]? = nil) async throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment["TMPDIR"] = temporary.path
         environment["AGGREGATE_ONLY"] = targets?.joined(separator: ",")
         return try await ProcessRunner.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["nice", "-n", "19", "swift"] + arguments, in: root,

@@ -13,7 +13,7 @@ struct ServeCommandTests {
     }
 
     static func sandbox() throws -> (directory: URL, environment: [String: String]) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-serve-cli-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-serve-cli")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         try Data(ndjson([("n1", "One", nil)]).utf8).write(to: directory.appendingPathComponent("data/notes.ndjson"))
         try Data("""

@@ -34,7 +34,7 @@ final class ServeHarness: Sendable {
         manifest: String, files: [String: String] = [:], token: String? = nil, eventCapacity: Int = 4096,
         maxEventClients: Int = 64, idleTimeoutSeconds: Double = 30, maxConnections: Int = 256, in given: URL? = nil
     ) async throws -> ServeHarness {
-        let directory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-serve-\(UUID().uuidString)")
+        let directory = given ?? ScratchDirectory.path("aggregate-serve")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (path, text) in files {
             let url = directory.appendingPathComponent(path)

@@ -41,7 +41,7 @@ enum Aggregate {
 
     /// A new empty data directory for one run's store, so no test writes into the real home directory.
     static func temporaryHome() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-home-\(UUID().uuidString)")
+        ScratchDirectory.path("aggregate-home")
     }
 
     /// Runs the binary to completion (`ProcessRunner`: the blocking parts happen on threads of their own).
@@ -69,7 +69,7 @@ struct Sandbox {
     let root: URL
 
     init(manifest: String, files: [String: String] = [:]) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-e2e-\(UUID().uuidString)")
+        root = ScratchDirectory.path("aggregate-e2e")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("data"), withIntermediateDirectories: true)
         try Data(manifest.utf8).write(to: root.appendingPathComponent("manifest.json"))
         for (name, contents) in files {

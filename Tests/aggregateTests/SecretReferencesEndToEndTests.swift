@@ -13,7 +13,7 @@ struct SecretReferencesEndToEndTests {
         let home: URL
 
         init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-secrets-\(UUID().uuidString)")
+            root = ScratchDirectory.path("aggregate-secrets")
             home = root.appendingPathComponent("home")
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         }

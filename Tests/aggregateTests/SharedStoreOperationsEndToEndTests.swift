@@ -138,7 +138,7 @@ struct SharedStoreOperationsEndToEndTests {
 
     @Test("TLS: sslmode=require connects to a server that offers TLS and is refused by one that does not")
     func tls() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-pg-tls-\(UUID().uuidString)")
+        let directory = ScratchDirectory.path("aggregate-pg-tls")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let key = directory.appendingPathComponent("server.key").path, certificate = directory.appendingPathComponent("server.crt").path
         let made = try await ProcessRunner.run(

@@ -14,7 +14,7 @@ struct SourceIdentityEndToEndTests {
         let root: URL
 
         init(cities: [String], baseURL: URL) throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-identity-\(UUID().uuidString)")
+            root = ScratchDirectory.path("aggregate-identity")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try write(cities: cities, baseURL: baseURL)
         }
@@ -48,7 +48,7 @@ struct SourceIdentityEndToEndTests {
     }
 
     private func temporaryHome() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-identity-home-\(UUID().uuidString)")
+        ScratchDirectory.path("aggregate-identity-home")
     }
 
     @Test("two manifests share one AGGREGATE_HOME with a source 'weather' each: a failing one never shows the other's items")

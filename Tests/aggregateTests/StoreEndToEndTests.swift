@@ -22,7 +22,7 @@ struct StoreEndToEndTests {
         var manifest: String { root.appendingPathComponent("manifest.json").path }
 
         init(baseURL: URL, cacheTTLSeconds: Int = 300) throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-store-e2e-\(UUID().uuidString)")
+            root = ScratchDirectory.path("aggregate-store-e2e")
             home = root.appendingPathComponent("home")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             let manifest = """

@@ -38,9 +38,7 @@ public struct TestCertificates: Sendable {
     }
 
     private static func make() async throws -> TestCertificates {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("aggregate-test-ca-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("aggregate-test-ca")
         func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
         func openssl(_ arguments: [String]) async throws {
             let result = try await ProcessRunner.run(
