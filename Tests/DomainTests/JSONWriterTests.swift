@@ -61,6 +61,10 @@ struct JSONWriterTests {
         let strings = [text(100_000, escapesEvery: nil), text(50_000, escapesEvery: 7),
                        text(9_000, escapesEvery: 4_500), text(3_000, escapesEvery: nil)]
             + (0..<5_000).map { text($0 % 13, escapesEvery: 5) }
+            // Around the stage's sizes (1 KiB, escaped in pieces of 128, runs of 256 and more appended directly).
+            + [127, 128, 129, 255, 256, 257, 1_023, 1_024, 1_025].flatMap { length in
+                [text(length, escapesEvery: nil), text(length, escapesEvery: 128)]
+            }
         var writer = JSONWriter()
         writer.beginArray()
         writer.string("before")

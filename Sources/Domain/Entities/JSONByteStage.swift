@@ -11,13 +11,15 @@ struct JSONByteStage {
     private let capacity: Int
     private var count = 0
 
-    /// The buffer's size: room for one escaped piece (`escapePiece` bytes, each up to six) with space to spare,
-    /// small enough that a writer made for a few bytes (a source's fingerprint) does not notice it.
-    static let capacity = 16 * 1024
+    /// The buffer's size: room for one escaped piece (`escapePiece` bytes, each up to six) with space to spare.
+    /// At most 1 KiB, so `JSONWriter.staged` always gets it on the stack: a writer made for a few bytes (a cell's
+    /// compact JSON, an item's fingerprint) pays no allocation for it. A line of NDJSON still reaches the writer's
+    /// bytes in one append; a larger value in 1 KiB appends, or directly when it is a long run.
+    static let capacity = 1024
     /// How much of a string is escaped at a time.
-    static let escapePiece = 2048
+    static let escapePiece = 128
     /// A run at least this long is appended to `out` directly instead of being copied through the buffer.
-    private static let directRun = 4 * 1024
+    private static let directRun = 256
 
     init(buffer: UnsafeMutableBufferPointer<UInt8>) {
         precondition(buffer.count >= JSONStringEscaping.maxEscapedLength(Self.escapePiece))

@@ -18,8 +18,6 @@ public struct JSONWriter: Sendable {
     private var open: [Bool] = []
     /// A key was just written: its value follows without a separator.
     private var afterKey = false
-    /// The buffer values are written through (`staged`), made on first use.
-    private var stageBuffer: [UInt8] = []
 
     public init(capacity: Int = 256, pretty: Bool = false) {
         bytes.reserveCapacity(capacity)
@@ -145,11 +143,10 @@ public struct JSONWriter: Sendable {
     var depth: Int { open.count }
 
     /// Runs `body` with a stage holding the writer's bytes, then takes them back with what it wrote.
+    ///
+    /// The stage's buffer is a temporary allocation on the stack (`JSONByteStage.capacity`).
     mutating func staged(_ body: (inout JSONByteStage) -> Void) {
-        var buffer = stageBuffer
-        stageBuffer = []
-        if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: JSONByteStage.capacity) }
-        buffer.withUnsafeMutableBufferPointer { storage in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONByteStage.capacity) { storage in
             // Swapped, not copied: the stage's appends find the bytes uniquely referenced.
             var stage = JSONByteStage(buffer: storage)
             swap(&stage.out, &bytes)
@@ -157,7 +154,6 @@ public struct JSONWriter: Sendable {
             stage.flush()
             swap(&stage.out, &bytes)
         }
-        stageBuffer = buffer
     }
 
     static func writeCompact(_ value: JSONValue, to stage: inout JSONByteStage) {
