@@ -19,52 +19,77 @@ extension CSVRenderer: ReportRenderer {
     public func render(_ report: AggregateReport, options: RenderOptions, to output: inout some TextOutputStream) {
         let rows = report.itemsInOutputOrder(limit: options.limit)
         let fieldKeys = Set(rows.flatMap(\.item.fields.keys)).sorted()
-        var line = ""
-        Self.appendHeader(fieldKeys: fieldKeys, to: &line)
-        output.write(line)
+        var text: [UInt8] = []
+        Self.appendHeader(fieldKeys: fieldKeys, to: &text)
         for row in rows {
-            line.removeAll(keepingCapacity: true)
-            Self.appendRow(row.item, source: row.source, fieldKeys: fieldKeys, to: &line)
-            output.write(line)
+            Self.appendRow(row.item, source: row.source, fieldKeys: fieldKeys, to: &text)
+            if text.count >= 1 << 16 {
+                output.write(String(decoding: text, as: UTF8.self))
+                text.removeAll(keepingCapacity: true)
+            }
         }
+        output.write(String(decoding: text, as: UTF8.self))
     }
 }
 
 extension CSVRenderer {
+    private static let quote = UInt8(ascii: "\"")
+    private static let comma = UInt8(ascii: ",")
+
     /// The header: the fixed columns, then `fieldKeys` (sorted), renamed `fields.<key>` where they repeat one.
-    static func appendHeader(fieldKeys: [String], to line: inout String) {
-        var header = fixedColumns
-        var used = Set(header)
+    static func appendHeader(fieldKeys: [String], to text: inout [UInt8]) {
+        var used = Set(fixedColumns)
+        for column in fixedColumns {
+            if column != fixedColumns[0] { text.append(comma) }
+            appendField(column, to: &text)
+        }
         for key in fieldKeys {
             var name = key
             while used.contains(name) { name = "fields." + name }
             used.insert(name)
-            header.append(name)
+            text.append(comma)
+            appendField(name, to: &text)
         }
-        append(header, to: &line)
+        text.append(contentsOf: [13, 10])
     }
 
-    /// An item's row under the header of `fieldKeys`.
-    static func appendRow(_ item: Item, source: String, fieldKeys: [String], to line: inout String) {
-        append([
-            source, item.kind.rawValue, item.id, item.title, item.subtitle ?? "",
-            item.url?.absoluteString ?? "", item.date.map(ISO8601.string(from:)) ?? "",
-        ] + fieldKeys.map { item.fields[$0]?.displayText ?? "" }, to: &line)
+    /// An item's row under the header of `fieldKeys`, with its CRLF.
+    static func appendRow(_ item: Item, source: String, fieldKeys: [String], to text: inout [UInt8]) {
+        func next(_ cell: String?) {
+            text.append(comma)
+            if let cell { appendField(cell, to: &text) }
+        }
+        appendField(source, to: &text)
+        next(item.kind.rawValue)
+        next(item.id)
+        next(item.title)
+        next(item.subtitle)
+        next(item.url?.absoluteString)
+        next(item.date.map(ISO8601.string(from:)))
+        for key in fieldKeys {
+            text.append(comma)
+            if let value = item.fields[key] { appendField(value.displayText, to: &text) }
+        }
+        text.append(contentsOf: [13, 10])
     }
 
-    /// One record and its CRLF: a field is quoted (its quotes doubled) only when it holds a quote, a comma or a
-    /// line break (RFC 4180).
-    static func append(_ fields: [String], to line: inout String) {
-        for (index, field) in fields.enumerated() {
-            if index > 0 { line.append(",") }
-            if field.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: ",") || $0 == 10 || $0 == 13 }) {
-                line.append("\"")
-                line.append(field.replacingOccurrences(of: "\"", with: "\"\""))
-                line.append("\"")
-            } else {
-                line.append(field)
+    /// One cell: quoted, its quotes doubled, only when it holds a quote, a comma or a line break (RFC 4180).
+    static func appendField(_ field: String, to text: inout [UInt8]) {
+        var field = field
+        field.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == quote || $0 == comma || $0 == 10 || $0 == 13 }) else {
+                text.append(contentsOf: bytes)
+                return
             }
+            text.append(quote)
+            // Each run ends with a quote and the next one starts with it again: every quote is written twice.
+            var start = 0
+            for index in bytes.indices where bytes[index] == quote {
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...index]))
+                start = index
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            text.append(quote)
         }
-        line.append("\r\n")
     }
 }

@@ -100,14 +100,17 @@ public final class SpooledReport: Sendable {
                 forEachInOutputOrder(taken, cursor) { _, item in fieldKeys.formUnion(item.fields.keys) }
             }
             let sortedKeys = fieldKeys.sorted()
-            var line = ""
-            CSVRenderer.appendHeader(fieldKeys: sortedKeys, to: &line)
-            text.write(line)
+            var rows: [UInt8] = []
+            rows.reserveCapacity(SpoolFile.chunkSize + 4096)
+            CSVRenderer.appendHeader(fieldKeys: sortedKeys, to: &rows)
             forEachInOutputOrder(taken, cursor) { source, item in
-                line.removeAll(keepingCapacity: true)
-                CSVRenderer.appendRow(item, source: source, fieldKeys: sortedKeys, to: &line)
-                text.write(line)
+                CSVRenderer.appendRow(item, source: source, fieldKeys: sortedKeys, to: &rows)
+                if rows.count >= SpoolFile.chunkSize {
+                    output(rows)
+                    rows.removeAll(keepingCapacity: true)
+                }
             }
+            if !rows.isEmpty { output(rows) }
         case .json:
             var head = JSONWriter(capacity: 4096, pretty: true)
             ReportJSON.writeHead(report, to: &head)

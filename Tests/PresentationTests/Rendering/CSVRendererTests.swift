@@ -16,6 +16,27 @@ struct CSVRendererTests {
         #expect(CSVRenderer().render(SampleReports.golden) == expected)
     }
 
+    @Test("quotes at a cell's edges, runs of quotes and a lone carriage return are quoted as RFC 4180 asks")
+    func quotingEdges() {
+        let cells = ["\"", "\"\"", "a\"", "\"a", "a\"\"\"b", "a\rb", "a\r\nb", "a,b", "plain", "", "日\"本 👍"]
+        let items = cells.enumerated().map { index, cell in
+            Item(kind: .record, id: String(index), title: cell, fields: ["cell": .string(cell)])
+        }
+        let report = AggregateReport(
+            generatedAt: SampleReports.date("2026-11-22T10:00:00Z"),
+            sources: [SourceReport(descriptor: SampleReports.descriptor("s", "files"), status: .ok, items: items)])
+        /// The rule, spelled out on Unicode scalars (`"\r\n"` is one `Character`, so `contains("\n")` misses it).
+        func quoted(_ cell: String) -> String {
+            guard cell.unicodeScalars.contains(where: { "\",\n\r".unicodeScalars.contains($0) }) else { return cell }
+            return "\"" + cell.unicodeScalars.map { $0 == "\"" ? "\"\"" : String($0) }.joined() + "\""
+        }
+        let expected = "source,kind,id,title,subtitle,url,date,cell\r\n" + cells.enumerated().map { index, cell in
+            "s,record,\(index),\(quoted(cell)),,,,\(quoted(cell))\r\n"
+        }.joined()
+        #expect(CSVRenderer().render(report) == expected)
+        #expect(quoted("a\"b") == "\"a\"\"b\"")
+    }
+
     @Test("a run without items is just the header")
     func headerOnly() {
         #expect(CSVRenderer().render(SampleReports.empty) == "source,kind,id,title,subtitle,url,date\r\n")
