@@ -35,6 +35,11 @@ public struct MarkdownRenderer {
     /// Escapes Markdown and HTML syntax that can act mid-line (callers never start a line with data, so
     /// `#`, `-` and `1.` need nothing); line breaks become `lineBreak` (`<br>` inside table cells).
     static func escape(_ text: String, lineBreak: String = "<br>") -> String {
+        text.utf8.contains(where: needsEscaping) ? escapeEach(text, lineBreak: lineBreak) : text
+    }
+
+    /// `escape`, character by character.
+    static func escapeEach(_ text: String, lineBreak: String) -> String {
         var out = ""
         for character in text {
             switch character {
@@ -52,6 +57,19 @@ public struct MarkdownRenderer {
             }
         }
         return out
+    }
+
+    /// Whether a UTF-8 byte can start something `escape` changes: a character it escapes, a control character
+    /// (C0, DEL) or any non-ASCII byte (C1 controls are two bytes from 0xC2); plain ASCII text is returned as is.
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0..<0x20, 0x7F..., UInt8(ascii: "\\"), UInt8(ascii: "|"), UInt8(ascii: "*"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"),
+            UInt8(ascii: "&"):
+            true
+        default:
+            false
+        }
     }
 
     /// A URL safe inside `(…)` of a link: the characters that would end or split it, percent-encoded.

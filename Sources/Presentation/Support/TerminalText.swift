@@ -28,7 +28,16 @@ enum TerminalText {
     }
 
     static func width(_ text: String) -> Int {
-        text.reduce(0) { $0 + width(of: $1) }
+        // ASCII, the usual cell, without Unicode property lookups: every character is one column, and "\r\n",
+        // one character of two bytes, is one column as well. The per-character rule gives the same.
+        var columns = 0
+        var afterCarriageReturn = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + width(of: $1) } }
+            if !(afterCarriageReturn && byte == 10) { columns += 1 }
+            afterCarriageReturn = byte == 13
+        }
+        return columns
     }
 
     static func width(of character: Character) -> Int {

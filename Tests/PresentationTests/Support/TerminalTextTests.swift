@@ -10,6 +10,18 @@ struct TerminalTextTests {
         #expect(TerminalText.width(text) == columns)
     }
 
+    @Test("ASCII is measured without Unicode lookups, to the same widths as character by character")
+    func asciiWidths() {
+        let bytes = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        let texts = bytes + bytes.map { "\r" + $0 }
+            + ["a\r\nb", "\r\n\r\n", "\r\r\n", "tab\there", "plain text", "x\u{7F}y"]
+        for text in texts {
+            let characterByCharacter = text.reduce(0) { $0 + TerminalText.width(of: $1) }
+            #expect(TerminalText.width(text) == characterByCharacter, "\(Array(text.utf8))")
+        }
+        #expect(TerminalText.width("a\r\nb") == 3)
+    }
+
     @Test("truncation never splits a character nor exceeds the columns")
     func truncation() {
         #expect(TerminalText.truncated("hello world", to: 5) == "hell…")
