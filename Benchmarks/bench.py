@@ -5,13 +5,14 @@
 
 Each benchmark runs the candidates in interleaved rounds (load from elsewhere on a shared machine hits every
 candidate alike) and reports the median wall time and the median peak RSS (from wait4) of RUNS runs."""
-import json, os, statistics, subprocess, sys, tempfile, time, urllib.request
+import atexit, json, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
 binary = os.path.abspath(sys.argv[1])
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 lines = int(os.environ.get("LINES", "1000000"))
 work = tempfile.mkdtemp(prefix="aggregate-bench-")
+atexit.register(shutil.rmtree, work, True)  # manifests, homes and stores: ~60 MB a run
 rows = []
 
 

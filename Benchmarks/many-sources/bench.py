@@ -11,7 +11,7 @@ For each limit L (`defaults.maxConcurrentRequests`; `reload-threads` for newsboa
 for L (ceil(SOURCES / L) waves of DELAY seconds), peak RSS (VmHWM), peak open file descriptors (/proc/PID/fd,
 polled every 20 ms: the poller shares the two cores with the run it measures, and both counts change slowly), and
 the server's peaks of requests in flight and open connections. Interleaved rounds, medians of RUNS."""
-import json, math, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
+import atexit, json, math, os, shutil, statistics, subprocess, sys, tempfile, time, urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
 binary = os.path.abspath(sys.argv[1])
@@ -20,6 +20,7 @@ count = int(os.environ.get("SOURCES", "1000"))
 delay = float(os.environ.get("DELAY", "0.05"))
 limits = [int(x) for x in os.environ.get("LIMITS", "16,64").split(",")]
 work = tempfile.mkdtemp(prefix="aggregate-many-")
+atexit.register(shutil.rmtree, work, True)
 
 
 def stats(base, reset=False):
