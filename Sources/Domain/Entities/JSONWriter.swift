@@ -9,7 +9,8 @@
 /// `key(_:)`, `endObject()` and their array twins.
 ///
 /// It appends to a byte buffer rather than a `String`: NDJSON of a million items is written through it. A value's
-/// pieces go through a small staging buffer (`JSONByteStage`) and reach `bytes` a few kilobytes at a time.
+/// pieces go through a small staging buffer (`JSONByteStage`) and reach `bytes` at most 1 KiB at a time, or
+/// directly when they are long runs.
 public struct JSONWriter: Sendable {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []

@@ -36,12 +36,13 @@ extension CSVRenderer: ReportRenderer {
 extension CSVRenderer {
     private static let quote = UInt8(ascii: "\"")
     private static let comma = UInt8(ascii: ",")
+    private static let lineEnd: [UInt8] = [13, 10]
 
     /// The header: the fixed columns, then `fieldKeys` (sorted), renamed `fields.<key>` where they repeat one.
     static func appendHeader(fieldKeys: [String], to text: inout [UInt8]) {
         var used = Set(fixedColumns)
-        for column in fixedColumns {
-            if column != fixedColumns[0] { text.append(comma) }
+        for (index, column) in fixedColumns.enumerated() {
+            if index > 0 { text.append(comma) }
             appendField(column, to: &text)
         }
         for key in fieldKeys {
@@ -51,7 +52,7 @@ extension CSVRenderer {
             text.append(comma)
             appendField(name, to: &text)
         }
-        text.append(contentsOf: [13, 10])
+        text.append(contentsOf: lineEnd)
     }
 
     /// An item's row under the header of `fieldKeys`, with its CRLF.
@@ -71,7 +72,7 @@ extension CSVRenderer {
             text.append(comma)
             if let value = item.fields[key] { appendField(value.displayText, to: &text) }
         }
-        text.append(contentsOf: [13, 10])
+        text.append(contentsOf: lineEnd)
     }
 
     /// One cell: quoted, its quotes doubled, only when it holds a quote, a comma or a line break (RFC 4180).

@@ -92,7 +92,12 @@ struct ChunkedOutput: TextOutputStream {
     }
 
     mutating func write(_ string: String) {
-        buffer.append(contentsOf: string.utf8)
+        writeBytes { $0.append(contentsOf: string.utf8) }
+    }
+
+    /// Lets `body` append UTF-8 straight to the buffer (a CSV row), then hands a full chunk on.
+    mutating func writeBytes(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
         if buffer.count >= SpoolFile.chunkSize { flush() }
     }
 

@@ -100,17 +100,10 @@ public final class SpooledReport: Sendable {
                 forEachInOutputOrder(taken, cursor) { _, item in fieldKeys.formUnion(item.fields.keys) }
             }
             let sortedKeys = fieldKeys.sorted()
-            var rows: [UInt8] = []
-            rows.reserveCapacity(SpoolFile.chunkSize + 4096)
-            CSVRenderer.appendHeader(fieldKeys: sortedKeys, to: &rows)
+            text.writeBytes { CSVRenderer.appendHeader(fieldKeys: sortedKeys, to: &$0) }
             forEachInOutputOrder(taken, cursor) { source, item in
-                CSVRenderer.appendRow(item, source: source, fieldKeys: sortedKeys, to: &rows)
-                if rows.count >= SpoolFile.chunkSize {
-                    output(rows)
-                    rows.removeAll(keepingCapacity: true)
-                }
+                text.writeBytes { CSVRenderer.appendRow(item, source: source, fieldKeys: sortedKeys, to: &$0) }
             }
-            if !rows.isEmpty { output(rows) }
         case .json:
             var head = JSONWriter(capacity: 4096, pretty: true)
             ReportJSON.writeHead(report, to: &head)
