@@ -4,7 +4,7 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory new-provider --name "Tech Digest" --capability records`
 ///
 /// Creates `Sources/<Name>Provider/` and `Tests/<Name>ProviderTests/` for a new HTTP provider and prints the
-/// lines that register it; with `--standalone DIR` (and `--allow-writing-to-directory DIR`) a package of its own in DIR
+/// lines that register it; with `--standalone DIR` (and `--allow-writing-to-directory DIR` as well) a package of its own in DIR
 /// instead, depending on aggregate by version, with its tests and a custom `aggregate` executable. The templates live in the `ProviderScaffold` library (tested like any other code);
 /// this plugin parses the arguments and runs the `provider-scaffold` tool, which writes the files.
 @main
@@ -33,9 +33,14 @@ struct NewProvider: CommandPlugin {
         let tool = try context.tool(named: "provider-scaffold")
         let process = Process()
         process.executableURL = tool.url
-        process.arguments = [context.package.directoryURL.path, name, capability] + (providerNames.last.map { [$0] } ?? [])
-            + (standalone.last.map { ["--standalone", Self.resolve($0, against: context.package.directoryURL)] } ?? []) + (urls.last.map { ["--url", $0] } ?? [])
-            + (versions.last.map { ["--from", $0] } ?? [])
+        var arguments = [context.package.directoryURL.path, name, capability]
+        if let providerName = providerNames.last { arguments.append(providerName) }
+        if let directory = standalone.last {
+            arguments += ["--standalone", Self.resolve(directory, against: context.package.directoryURL)]
+        }
+        if let url = urls.last { arguments += ["--url", url] }
+        if let version = versions.last { arguments += ["--from", version] }
+        process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -53,8 +58,8 @@ struct NewProvider: CommandPlugin {
 
     static let usage = """
         USAGE: swift package --allow-writing-to-package-directory new-provider --name <name> --capability <capability>
-               swift package --allow-writing-to-directory <dir> new-provider --name <name> --capability <capability> \\
-                   --standalone <dir> [--url <url>] [--from <version>]
+               swift package --allow-writing-to-package-directory --allow-writing-to-directory <dir> \\
+                   new-provider --name <name> --capability <capability> --standalone <dir> [--url <url>] [--from <version>]
 
         OPTIONS:
           --name <name>                 Letters, digits and spaces, such as "Tech Digest" (types TechDigest…,
