@@ -4,9 +4,10 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory new-provider --name "Tech Digest" --capability records`
 ///
 /// Creates `Sources/<Name>Provider/` and `Tests/<Name>ProviderTests/` for a new HTTP provider and prints the
-/// lines that register it; with `--standalone DIR` (and `--allow-writing-to-directory DIR` as well) a package of its own in DIR
-/// instead, depending on aggregate by version, with its tests and a custom `aggregate` executable. The templates live in the `ProviderScaffold` library (tested like any other code);
-/// this plugin parses the arguments and runs the `provider-scaffold` tool, which writes the files.
+/// lines that register it. With `--standalone DIR` (and `--allow-writing-to-directory DIR` as well) it creates a
+/// package of its own in DIR instead, depending on aggregate by version, with its tests and a custom `aggregate`
+/// executable. The templates live in the `ProviderScaffold` library (tested like any other code); this plugin
+/// parses the arguments and runs the `provider-scaffold` tool, which writes the files.
 @main
 struct NewProvider: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
