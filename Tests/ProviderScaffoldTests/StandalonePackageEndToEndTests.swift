@@ -61,7 +61,7 @@ struct StandalonePackageEndToEndTests {
         server.route("/search", .json(#"{"items":[{"id":"101","title":"A tiny Swift package","points":42}]}"#))
         try Data(#"[{"id": "n1", "title": "a note"}]"#.utf8).write(to: directory.appendingPathComponent("notes.json"))
         try Data("""
-            {"sources": [
+            {"version": 1, "sources": [
               {"id": "digest", "provider": "tech-digest", "options": {"queries": ["swift"], "baseURL": "\(server.baseURL.absoluteString)"}},
               {"id": "notes", "provider": "files", "options": {"paths": ["notes.json"]}}
             ]}
