@@ -29,16 +29,4 @@ struct HTMLConformanceTests {
         let violations = try await ProviderConformance.run(check, on: Self.subject)
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
     }
-
-    @Test("each HTTP fault is reported with its kind, the healthy source stays intact and nothing secret is printed",
-          arguments: [LiveTransport.urlSession, .asyncHTTPClient])
-    func faultMatrix(transport: LiveTransport) async throws {
-        // Its "malformed" and "html" cells answer with text/html bodies: pages to this provider, whose items match
-        // nothing, which warns (HTMLProviderPageTests.noMatchWarns) instead of failing; every other cell applies.
-        let cells = FaultCell.allCases.filter { $0 != .malformedBody && $0 != .wrongContentType }
-        let results = try await ProviderConformance.faultMatrix(Self.subject, cells: cells, transport: transport)
-        print(ProviderConformance.faultMatrixTable([(transport.rowName("html"), results)]))
-        let violations = results.flatMap(\.violations)
-        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
-    }
 }

@@ -16,7 +16,10 @@ struct HTMLProviderPageTests {
 
     @Test("a Latin-1 page without a charset in HTTP: titles, dates and accented summaries come out right")
     func latin1ReleaseNotes() async throws {
-        let (report, _) = try await runPage("libxslt-news.html", options: Self.libxsltNews)
+        var options = Self.libxsltNews
+        options["maxItemsPerPage"] = 100
+        let (report, _) = try await runPage("libxslt-news.html", options: options)
+        #expect(report.status == .ok)
         #expect(report.items.prefix(5).map(\.title) == ["v1.1.35", "v1.1.34", "v1.1.33", "1.1.32", "v1.1.31"])
         #expect(report.items.first?.date == ISO8601.date(from: "2022-02-16T00:00:00Z"))
         #expect(report.items.allSatisfy { $0.kind == .entry && $0.subtitle == "News" && $0.date != nil })
@@ -24,6 +27,25 @@ struct HTMLProviderPageTests {
         #expect(summary.contains("Fix typos (Jan Pokorný)"))
         #expect(!summary.contains("\u{FFFD}"))
         #expect(report.items.contains { $0.fields["summary"]?.stringValue?.contains("Jérôme Carretero") == true })
+    }
+
+    @Test("the same Latin-1 page with every declaration taken out still keeps its accents (UTF-8, else windows-1252)")
+    func latin1Undeclared() async throws {
+        let original = [UInt8](try Data(contentsOf: Fixture.url("libxslt-news.html")))
+        var bytes = original
+        for declaration in [#" encoding="ISO-8859-1""#, "; charset=ISO-8859-1"] {
+            let needle = Array(declaration.utf8)
+            let start = try #require((0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle })
+            bytes.removeSubrange(start..<(start + needle.count))
+        }
+        #expect(bytes.count == original.count - 42)
+        let server = try await FixtureServer.start()
+        server.route("/news", FixtureResponse(headers: [("Content-Type", "text/html")], body: Data(bytes)))
+        var options = Self.libxsltNews
+        options["urls"] = [.string(server.baseURL.absoluteString + "/news")]
+        let report = await run(try makeSource(options))
+        await server.stop()
+        #expect(report.items.dropFirst().first?.fields["summary"]?.stringValue?.contains("Fix typos (Jan Pokorný)") == true)
     }
 
     @Test("a cap that drops items says so in the report")
