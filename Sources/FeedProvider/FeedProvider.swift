@@ -38,13 +38,9 @@ public struct FeedProvider: Provider {
         DocumentLocations.specs("feed", plural: "feeds") + [
             OptionSpec("maxItemsPerFeed", "integer ≥ 1", default: String(Self.defaultMaxItemsPerFeed),
                        identity: .tuning, help: "Entries kept from each feed, from its top; parsing stops there."),
-            OptionSpec("tags", "array of strings", default: "[]",
-                       identity: .tuning, help: "Labels every item of the source carries as fields.tags (an OPML import puts the feed's categories here)."),
-        ] + HTTPSourceOptions.specs(defaultBaseURL: Self.unusedBaseURL).filter { $0.name != "baseURL" }
+            DocumentLocations.tagsSpec(help: " (an OPML import puts the feed's categories here)."),
+        ] + HTTPSourceOptions.explicitURLSpecs
     }()
-
-    /// Feed URLs are explicit, so the shared `baseURL` option does not apply.
-    private static let unusedBaseURL = URL(string: "https://localhost")!
 
     public func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
         let reader = OptionsReader(configuration, specs: options)
@@ -52,7 +48,7 @@ public struct FeedProvider: Provider {
         let maxItems = reader.value("maxItemsPerFeed", as: Int.self) ?? Self.defaultMaxItemsPerFeed
         if maxItems < 1 { reader.problem("maxItemsPerFeed", "must be at least 1, found \(maxItems)") }
         let tags = DocumentLocations.readTags(reader)
-        let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL, fetchedURLs: DocumentLocations.urls(in: locations))
+        let http = HTTPSourceOptions.readForExplicitURLs(reader, fetchedURLs: DocumentLocations.urls(in: locations))
         try reader.finish()
 
         let client = configuration.httpClient(http.clientConfiguration(for: configuration))

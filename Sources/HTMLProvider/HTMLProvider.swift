@@ -44,13 +44,9 @@ public struct HTMLProvider: Provider {
                        help: "A date pattern for fields.date (Unicode TR35: dd.MM.yyyy HH:mm), read in UTC unless it has a zone."),
             OptionSpec("maxItemsPerPage", "integer ≥ 1", default: String(Self.defaultMaxItemsPerPage),
                        identity: .tuning, help: "Items kept from each page, from its top; a cap that drops items warns."),
-            OptionSpec("tags", "array of strings", default: "[]",
-                       identity: .tuning, help: "Labels every item of the source carries as fields.tags (as the feed provider's)."),
-        ] + HTTPSourceOptions.specs(defaultBaseURL: Self.unusedBaseURL).filter { $0.name != "baseURL" }
+            DocumentLocations.tagsSpec(help: " (as the feed provider's)."),
+        ] + HTTPSourceOptions.explicitURLSpecs
     }()
-
-    /// Page URLs are explicit, so the shared `baseURL` option does not apply.
-    private static let unusedBaseURL = URL(string: "https://localhost")!
 
     public func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
         let reader = OptionsReader(configuration, specs: options)
@@ -73,7 +69,7 @@ public struct HTMLProvider: Provider {
         let maxItems = reader.value("maxItemsPerPage", as: Int.self) ?? Self.defaultMaxItemsPerPage
         if maxItems < 1 { reader.problem("maxItemsPerPage", "must be at least 1, found \(maxItems)") }
         let tags = DocumentLocations.readTags(reader)
-        let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL, fetchedURLs: DocumentLocations.urls(in: locations))
+        let http = HTTPSourceOptions.readForExplicitURLs(reader, fetchedURLs: DocumentLocations.urls(in: locations))
         try reader.finish()
 
         let extraction = HTMLExtraction(items: items ?? "", fields: fields, dateFormat: dateFormat)

@@ -47,6 +47,12 @@ public enum DocumentLocations {
         return locations
     }
 
+    /// The `tags` option's spec; `help` says where the labels come from.
+    public static func tagsSpec(help: String) -> OptionSpec {
+        OptionSpec("tags", "array of strings", default: "[]", identity: .tuning,
+                   help: "Labels every item of the source carries as fields.tags" + help)
+    }
+
     /// `tags`: the labels every item of the source carries (`fields.tags`); an empty one is a problem.
     public static func readTags(_ reader: OptionsReader) -> [String] {
         let tags = reader.value("tags", as: [String].self) ?? []
