@@ -1,5 +1,6 @@
 import Domain
 import FeedParsing
+import ProviderKit
 import Foundation
 
 /// `aggregate import opml`: an OPML subscription list turned into `feed` sources, printed as a manifest or
