@@ -71,7 +71,8 @@ let package = Package(
         ]),
         // dlopen once, by the first call, for the system libraries a run may not need (curl, libxml2, libjq).
         .target(name: "CLibraryOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
+        // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers; HTML
+        // pages by XPath (the html provider) and OPML subscription lists, on libxml2's tree parsers.
         .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2", "CLibXML2OnDemand"]),
         // The system's libxml2 (libxml2-dev), as the store links the system's SQLite: a missing header stops the
         // build naming the package to install. On Linux it only declares the API (the header path is set below)
@@ -124,6 +125,8 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "FeedParsing",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Pages without a feed: libxml2's HTML parser and XPath (FeedParsing), items as the feed provider's entries.
+        .target(name: "HTMLProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
@@ -143,7 +146,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -244,6 +247,9 @@ let package = Package(
         .testTarget(name: "FeedProviderTests", dependencies: [
             "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HTMLProviderTests", dependencies: [
+            "HTMLProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests",
                     dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting", "HTTPClient"],
