@@ -54,7 +54,7 @@ let package = Package(
         // source that trusts other CAs or goes through a proxy; retries, size cap, `--verbose` request lines. Only
         // the composition root (and test support) depends on it.
         .target(name: "HTTPClientLive", dependencies: [
-            "Domain", "HTTPClient", "CCurlOnDemand",
+            "Domain", "HTTPClient", "CCurl",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -62,12 +62,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // libcurl for URLSession, loaded on first use (dlopen) rather than by the dynamic loader before main: with it
-        // and its 33 dependencies gone from the start, a tiny run starts a third faster (BENCHMARKS.md).
-        .target(name: "CCurlOnDemand", dependencies: ["CLibraryOnDemand"], linkerSettings: [
-            // Where Foundation is a shared library (debug builds), its libcurl calls reach these definitions only
-            // if the executable exports them; socket_events.c and body_batches.c need them to.
-            .unsafeFlags(curlExports, .when(platforms: [.linux])),
+        // The system's libcurl (libcurl4-openssl-dev) with typed wrappers for its variadic functions. On Linux it is
+        // loaded by the first transfer (curl_on_demand.c), not by every start: with it and its 33 dependencies gone
+        // from the start, a tiny run starts a third faster (BENCHMARKS.md). The HTTP transport and the email sink.
+        .target(name: "CCurl", dependencies: ["CLibraryOnDemand"], linkerSettings: [
+            .linkedLibrary("curl", .when(platforms: [.macOS])),
         ]),
         // dlopen once, by the first call, for the system libraries a run may not need (curl, libxml2, libjq).
         .target(name: "CLibraryOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
@@ -339,20 +338,12 @@ for target in package.targets where target.type != .plugin && target.type != .sy
     target.swiftSettings = settings
 }
 
-// libcurl comes from CCurlOnDemand, loaded by the first URLSession transfer, not at every start: no module that
+// libcurl comes from CCurl, loaded by the first URLSession transfer, not at every start: no module that
 // (through HTTPClientLive) imports FoundationNetworking may ask the linker for it.
 for target in package.targets where ["HTTPClientLive", "App", "Server", "aggregate"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux])),
     ]
-}
-
-/// The libcurl functions CCurlOnDemand defines, exported so that a shared FoundationNetworking calls them too.
-var curlExports: [String] {
-    ["curl_multi_setopt", "curl_multi_cleanup", "curl_multi_info_read", "curl_multi_remove_handle", "curl_easy_setopt",
-     "curl_easy_cleanup"].flatMap {
-        ["-Xlinker", "--export-dynamic-symbol=\($0)"]
-    }
 }
 
 /// The CLibXML2 module: found with pkg-config where libxml2 is linked as usual, declarations only on Linux.
