@@ -52,7 +52,8 @@ extension CurlFailure {
     }
 
     /// The handshake's failure, when it is one: the verification result names what was wrong with the certificate
-    /// (OpenSSL's `X509_V_ERR_*`); libcurl's own host name check fails with the chain verified (result 0).
+    /// (OpenSSL's `X509_V_ERR_*`). libcurl checks the host name itself once OpenSSL accepted the chain, and stores
+    /// the chain's result only after that check passed: a failed check leaves its "not verified yet" (1), or 0.
     var tlsFailure: TLSFailure? {
         switch code {
         case CURLE_PEER_FAILED_VERIFICATION:
@@ -69,7 +70,7 @@ extension CurlFailure {
     /// OpenSSL's verification results (x509_vfy.h), by number: stable across OpenSSL 1.1 and 3.
     static func verificationReason(_ result: Int) -> TLSFailure.Reason {
         switch result {
-        case 0, 62: .hostnameMismatch
+        case 0, 1, 62: .hostnameMismatch
         case 9: .notYetValid
         case 10: .expired
         case 18: .untrusted("self-signed")

@@ -13,7 +13,7 @@ struct TLSFailureTests {
         (10, "has expired"),
         (9, "is not valid yet"),
         // libcurl checks the host name itself, after OpenSSL verified the chain.
-        (0, "(hostname mismatch)"),
+        (1, "(hostname mismatch)"),
     ])
     func verification(result: Int, expected: String) throws {
         var failure = CurlFailure(code: CURLE_PEER_FAILED_VERIFICATION)
