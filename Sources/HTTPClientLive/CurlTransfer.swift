@@ -109,7 +109,10 @@ final class RunningTransfer {
         set(CURLOPT_FOLLOWLOCATION, 0)
         set(CURLOPT_TIMEOUT_MS, request.timeoutMilliseconds)
         set(CURLOPT_CONNECTTIMEOUT_MS, request.timeoutMilliseconds)
-        set(CURLOPT_PIPEWAIT, 1)
+        // Over TLS, wait for a connection being made to the same host to say (by ALPN, at its handshake) whether it
+        // multiplexes, rather than open another: HTTP/2 then carries every request on one connection. Not for
+        // http://, which libcurl speaks as HTTP/1.1: there it would wait for the first response's headers.
+        if request.url.scheme?.lowercased() == "https" { set(CURLOPT_PIPEWAIT, 1) }
         // Every encoding this libcurl decodes (gzip, deflate, br, zstd), unless the request asks for its own.
         var headers = request.headers
         set(CURLOPT_ACCEPT_ENCODING, headers["Accept-Encoding"] ?? "")
