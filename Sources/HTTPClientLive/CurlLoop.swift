@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 
 /// The process's one libcurl multi handle, driven by one thread of its own: every transfer of every source (and
-/// sink) runs here, so they share one connection cache, one DNS cache and HTTP/2 connections, and the limits
-/// below are real numbers of transfers and connections, not hints.
+/// sink) runs here, so they share one connection cache, one DNS cache and HTTP/2 connections. The requests in
+/// flight are bounded by `RequestSlots` (`defaults.maxConcurrentRequests`), whose slots are given back only once a
+/// transfer is out of the multi handle, so that bound counts every transfer libcurl runs.
 ///
 /// Other threads never call libcurl with the multi handle: they put a transfer to start or to stop in the inbox
 /// and wake the loop (`curl_multi_wakeup`, which libcurl allows from any thread). The loop adds and removes easy
