@@ -34,15 +34,6 @@ struct StandalonePackageEndToEndTests {
 
         // 1. Its tests: the generated ones and the conformance kit, for every provider.
         let test = try await release.swift(["test"], in: directory)
-        let curlFlagsRemain = FileManager.default.fileExists(atPath: release.root.appendingPathComponent("Sources/CCurlOnDemand").path)
-        if test.stderr.contains("contains unsafe build flags"), curlFlagsRemain {
-            // ProviderTesting and AggregateCLI reach HTTPClientLive, whose curl flags the libcurl transport (#42) removes
-            // with CCurlOnDemand. Every other unsafe flag fails here, as in UnsafeFlagsTests.
-            withKnownIssue("the curl flags go with the libcurl transport (#42)") {
-                Issue.record("\(test.stderr.suffix(2000))")
-            }
-            return
-        }
         try #require(test.status == 0, "\(test.stdout.suffix(6000))\n\(test.stderr.suffix(4000))")
         let warnings = (test.stdout + test.stderr).split(separator: "\n").filter {
             $0.contains("warning:") && $0.contains(directory.path) && !$0.contains("/.build/")

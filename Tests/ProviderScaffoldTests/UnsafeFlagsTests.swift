@@ -11,9 +11,6 @@ struct UnsafeFlagsTests {
     /// The one target that may have one: the `aggregate` executable links with `--no-export-dynamic` (a smaller dynamic
     /// symbol table, a faster start). No library product reaches it; a custom binary is its own package's executable.
     static let allowed: Set<String> = ["aggregate"]
-    /// The curl flags (`-disable-autolink-library curl`, CCurlOnDemand's exports) leave with the libcurl transport (#42),
-    /// which removes CCurlOnDemand: from then on they are tolerated nowhere.
-    static let curlTargets: Set<String> = ["CCurlOnDemand", "HTTPClientLive", "App", "Server", "AggregateCLI"]
 
     /// One test, one evaluation of the manifest (a few seconds: SwiftPM compiles Package.swift in a new scratch path).
     @Test("the library products are there, and no target has an unsafe flag except the executable none of them reaches")
@@ -21,19 +18,13 @@ struct UnsafeFlagsTests {
         let manifest = try await PackageManifest.dump()
         #expect(Set(manifest.libraryProducts).isSuperset(of: ["ProviderKit", "ProviderTesting", "AggregateCLI"]))
         let flagged = manifest.targetsWithUnsafeFlags
-        let tolerated = manifest.targetsByName["CCurlOnDemand"] == nil ? [] : Self.curlTargets
         #expect(flagged.isSuperset(of: Self.allowed), "the check no longer sees the executable's flag: \(flagged)")
-        let unexpected = flagged.subtracting(Self.allowed).subtracting(tolerated)
+        let unexpected = flagged.subtracting(Self.allowed)
         #expect(unexpected.isEmpty, "targets with unsafeFlags: \(unexpected.sorted())")
         for product in manifest.libraryProducts {
             let reached = manifest.targets(reachedBy: product)
             #expect(reached.isDisjoint(with: Self.allowed), "library product \(product) reaches \(reached.intersection(Self.allowed))")
-            let curl = reached.intersection(flagged).intersection(tolerated)
-            if !curl.isEmpty {
-                withKnownIssue("the curl flags go with the libcurl transport (#42)") {
-                    Issue.record("library product \(product) reaches unsafe flags in \(curl.sorted())")
-                }
-            }
+            #expect(reached.isDisjoint(with: flagged), "library product \(product) reaches \(reached.intersection(flagged))")
         }
     }
 }

@@ -1,9 +1,10 @@
 #ifndef AGGREGATE_CLIBXML2_H
 #define AGGREGATE_CLIBXML2_H
 
-/// Feeds are parsed with the system's libxml2 (Debian: libxml2-dev), its SAX2 push parser, as the SQLite
-/// store links the system's SQLite. On Linux `<libxml/…>` is found through include/libxml, a symlink to
-/// /usr/include/libxml2/libxml (Package.swift, libXML2Declarations); elsewhere through pkg-config (libxml-2.0).
+/// Feeds are parsed with the system's libxml2 (Debian: libxml2-dev), its SAX2 push parser (HTML pages and OPML
+/// files with its HTML and XML tree parsers and XPath), as the SQLite store links the system's SQLite. On Linux
+/// `<libxml/…>` is found through include/libxml, a symlink to /usr/include/libxml2/libxml (Package.swift,
+/// libXML2Declarations); elsewhere through pkg-config (libxml-2.0).
 #if defined(__has_include)
 #if !__has_include(<libxml/parser.h>)
 #error "aggregate parses feeds with libxml2: install libxml2-dev (Debian/Ubuntu: apt-get install libxml2-dev pkg-config; Fedora: libxml2-devel; macOS: brew install libxml2)"
@@ -20,6 +21,9 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/tree.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/xpath.h>
 
 /// `xmlFree` is a variable or, in builds with per-thread allocators, a macro: one function Swift can call.
 static inline void aggregate_xml_free(void *pointer) {
