@@ -8,8 +8,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "aggregate", targets: ["aggregate"]),
+        // For provider authors (docs/WRITING_A_PROVIDER.md; the version policy is in CHANGELOG.md): what a provider
+        // needs (Domain, options, the HTTP interface), the conformance kit and fixture server for its tests, and the
+        // command line to build a binary with it. No target these reach may have unsafe flags (UnsafeFlagsTests).
         .library(name: "Domain", targets: ["Domain"]),
-        .library(name: "ProviderKit", targets: ["ProviderKit"]),
+        .library(name: "ProviderKit", targets: ["ProviderKit", "Domain", "HTTPClient"]),
+        .library(name: "ProviderTesting", targets: ["ProviderTesting"]),
+        .library(name: "AggregateCLI", targets: ["AggregateCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The shared store: PostgreSQL for many processes and machines on one manifest.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `swift package generate-documentation --target ProviderKit`: the provider API's DocC documentation.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - Domain
@@ -69,8 +76,9 @@ let package = Package(
         // pages by XPath (the html provider) and OPML subscription lists, on libxml2's tree parsers.
         .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2", "CLibXML2OnDemand"]),
         // The system's libxml2 (libxml2-dev), as the store links the system's SQLite: a missing header stops the
-        // build naming the package to install. On Linux it only declares the API (the header path is set below)
-        // and the library is loaded by the first feed parsed (CLibXML2OnDemand), not by every start.
+        // build naming the package to install. On Linux it only declares the API, found through the symlink
+        // include/libxml → /usr/include/libxml2/libxml (no flag), and the library is loaded by the first feed
+        // parsed (CLibXML2OnDemand), not by every start.
         libXML2Declarations,
         .target(name: "CLibXML2OnDemand", dependencies: ["CLibXML2", "CLibraryOnDemand"], linkerSettings: [
             .linkedLibrary("xml2", .when(platforms: [.macOS])),
@@ -171,11 +179,15 @@ let package = Package(
         ]),
 
         // MARK: - CLI
-        .executableTarget(name: "aggregate", dependencies: [
+        // The whole command line as a library (product AggregateCLI): a custom binary with providers of its own
+        // is one call, `AggregateCLI.main(providers: AggregateCLI.builtInProviders + [AcmeProvider()])`.
+        .target(name: "AggregateCLI", dependencies: [
             "App", "Presentation", "Domain", "ProviderKit", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
-        ], linkerSettings: [
+        ]),
+        // The `aggregate` executable: AggregateCLI with the built-in providers.
+        .executableTarget(name: "aggregate", dependencies: ["AggregateCLI"], linkerSettings: [
             // `--static-swift-stdlib` links with `-export-dynamic`: all 54,000 of the binary's own symbols went
             // into its dynamic symbol table, for nothing to look up (no library or plugin links against the
             // tool), and the runtime's start-up `dladdr` walked them on every start. Measured: 10 % of a tiny
@@ -287,7 +299,7 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
-        .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting"]),
+        .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting", "ProviderKit"]),
     ]
 )
 
@@ -322,16 +334,6 @@ if let only = Context.environment["AGGREGATE_ONLY"], !only.isEmpty {
     package.products = []
 }
 
-// libxml2's headers. pkg-config would also put `-lxml2` on the link line, before any `--as-needed`, and with it
-// libxml2, ICU, liblzma and zlib back among the libraries every start loads: on Linux the path is given here,
-// where Debian, Ubuntu and Fedora all install them, to every target (a module importing FeedParsing needs them).
-#if os(Linux)
-for target in package.targets where target.type != .plugin && target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]
-    target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-I/usr/include/libxml2"])]
-}
-#endif
-
 // Shared settings, applied once: Swift 6 language mode (strict concurrency) everywhere.
 for target in package.targets where target.type != .plugin && target.type != .system {
     var settings = target.swiftSettings ?? []
@@ -339,11 +341,17 @@ for target in package.targets where target.type != .plugin && target.type != .sy
     target.swiftSettings = settings
 }
 
-/// The CLibXML2 module: found with pkg-config where libxml2 is linked as usual, declarations only on Linux.
+/// The CLibXML2 module. On Linux a C target whose public include directory holds a symlink to the system's headers
+/// (`include/libxml` → `/usr/include/libxml2/libxml`, where Debian, Ubuntu and Fedora install them): its dependents
+/// find `<libxml/parser.h>` without `-I/usr/include/libxml2`, an unsafe flag that SwiftPM refuses in a package used
+/// by version, and without pkg-config, whose `-lxml2` would put libxml2, ICU, liblzma and zlib back among the
+/// libraries every start loads. Elsewhere a system library found with pkg-config and linked as usual.
 var libXML2Declarations: Target {
     #if os(Linux)
-    .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])])
+    .target(name: "CLibXML2")
     #else
-    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])])
+    .systemLibrary(
+        name: "CLibXML2", path: "Sources/CLibXML2/include", pkgConfig: "libxml-2.0",
+        providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])])
     #endif
 }

@@ -4,8 +4,10 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory new-provider --name "Tech Digest" --capability records`
 ///
 /// Creates `Sources/<Name>Provider/` and `Tests/<Name>ProviderTests/` for a new HTTP provider and prints the
-/// lines that register it. The templates live in the `ProviderScaffold` library (tested like any other code);
-/// this plugin parses the arguments and runs the `provider-scaffold` tool, which writes the files.
+/// lines that register it. With `--standalone DIR` (and `--allow-writing-to-directory DIR` as well) it creates a
+/// package of its own in DIR instead, depending on aggregate by version, with its tests and a custom `aggregate`
+/// executable. The templates live in the `ProviderScaffold` library (tested like any other code); this plugin
+/// parses the arguments and runs the `provider-scaffold` tool, which writes the files.
 @main
 struct NewProvider: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -17,6 +19,9 @@ struct NewProvider: CommandPlugin {
         let names = extractor.extractOption(named: "name")
         let capabilities = extractor.extractOption(named: "capability")
         let providerNames = extractor.extractOption(named: "provider-name")
+        let standalone = extractor.extractOption(named: "standalone")
+        let urls = extractor.extractOption(named: "url")
+        let versions = extractor.extractOption(named: "from")
         guard extractor.remainingArguments.isEmpty else {
             throw NewProviderError.unexpectedArguments(extractor.remainingArguments)
         }
@@ -24,11 +29,19 @@ struct NewProvider: CommandPlugin {
             throw NewProviderError.missingName
         }
         guard let capability = capabilities.last else { throw NewProviderError.missingCapability }
+        if standalone.isEmpty, !urls.isEmpty || !versions.isEmpty { throw NewProviderError.dependencyWithoutStandalone }
 
         let tool = try context.tool(named: "provider-scaffold")
         let process = Process()
         process.executableURL = tool.url
-        process.arguments = [context.package.directoryURL.path, name, capability] + (providerNames.last.map { [$0] } ?? [])
+        var arguments = [context.package.directoryURL.path, name, capability]
+        if let providerName = providerNames.last { arguments.append(providerName) }
+        if let directory = standalone.last {
+            arguments += ["--standalone", Self.resolve(directory, against: context.package.directoryURL)]
+        }
+        if let url = urls.last { arguments += ["--url", url] }
+        if let version = versions.last { arguments += ["--from", version] }
+        process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors
         try process.run()
@@ -39,14 +52,25 @@ struct NewProvider: CommandPlugin {
         }
     }
 
+    /// A relative `--standalone` directory is taken from the package directory, where `swift package` runs.
+    static func resolve(_ path: String, against directory: URL) -> String {
+        path.hasPrefix("/") ? path : directory.appendingPathComponent(path).standardizedFileURL.path
+    }
+
     static let usage = """
         USAGE: swift package --allow-writing-to-package-directory new-provider --name <name> --capability <capability>
+               swift package --allow-writing-to-package-directory --allow-writing-to-directory <dir> \\
+                   new-provider --name <name> --capability <capability> --standalone <dir> [--url <url>] [--from <version>]
 
         OPTIONS:
           --name <name>                 Letters, digits and spaces, such as "Tech Digest" (types TechDigest…,
                                         target TechDigestProvider, manifest name tech-digest).
           --capability <capability>     records, weather, issues, movies or feed: the Domain repository to implement.
           --provider-name <name>        The manifest's "provider" value, if not the derived one (hn).
+          --standalone <dir>            Create a package of its own in <dir> (new or without a Package.swift): the
+                                        provider, its tests and <provider>-aggregate, aggregate with it added.
+          --url <url>                   Where that package gets aggregate (default: this checkout, file://…).
+          --from <version>              The lowest aggregate version it accepts (default: this one).
         """
 }
 
@@ -55,6 +79,7 @@ enum NewProviderError: Error, CustomStringConvertible {
     case missingName
     case missingCapability
     case unexpectedArguments([String])
+    case dependencyWithoutStandalone
     /// The tool's own explanation (`error: … already exists; refusing to overwrite it`).
     case scaffoldFailed(String)
 
@@ -66,6 +91,8 @@ enum NewProviderError: Error, CustomStringConvertible {
             "say what it delivers: --capability records|weather|issues|movies|feed\n\n\(NewProvider.usage)"
         case .unexpectedArguments(let arguments):
             "unexpected arguments: \(arguments.joined(separator: " "))\n\n\(NewProvider.usage)"
+        case .dependencyWithoutStandalone:
+            "--url and --from describe a --standalone package's dependency: add --standalone <dir>\n\n\(NewProvider.usage)"
         case .scaffoldFailed(let message):
             message.isEmpty ? "nothing was created" : message.replacingOccurrences(of: "error: ", with: "") + "; nothing was created"
         }

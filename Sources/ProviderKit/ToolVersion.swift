@@ -1,4 +1,4 @@
 /// The tool's version: what `aggregate --version` prints and what the HTTP `User-Agent` names.
 public enum ToolVersion {
-    public static let current = "0.1.0"
+    public static let current = "0.9.0"
 }

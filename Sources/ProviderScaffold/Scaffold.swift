@@ -88,10 +88,17 @@ public struct Scaffold: Sendable {
         where fileManager.fileExists(atPath: packageDirectory.appendingPathComponent(directory).path) {
             throw .targetExists(directory)
         }
+        return try GeneratedFile.write(files, into: packageDirectory)
+    }
+}
+
+extension GeneratedFile {
+    /// Writes `files` under `directory`, creating folders, never replacing a file. Returns their paths.
+    static func write(_ files: [GeneratedFile], into directory: URL) throws(ScaffoldError) -> [String] {
         for file in files {
-            let url = packageDirectory.appendingPathComponent(file.path)
+            let url = directory.appendingPathComponent(file.path)
             do {
-                try fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(file.contents.utf8).write(to: url, options: .withoutOverwriting)
             } catch {
                 throw .writeFailed(file.path, (error as NSError).localizedDescription)

@@ -7,6 +7,7 @@ public enum ScaffoldError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownCapability(String)
     case targetExists(String)
     case notAPackage(String)
+    case packageExists(String)
     case writeFailed(String, String)
 
     public var description: String {
@@ -21,6 +22,8 @@ public enum ScaffoldError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path) already exists; refusing to overwrite it. Pick another --name, or delete that folder first"
         case .notAPackage(let path):
             "\(path) has no Package.swift; run the command in the aggregate package"
+        case .packageExists(let path):
+            "\(path) already exists; refusing to overwrite it. Pick an empty or new --standalone directory"
         case .writeFailed(let path, let why):
             "could not write \(path): \(why)"
         }

@@ -13,6 +13,6 @@ struct SchemaCommand: ParsableCommand {
     )
 
     func run() throws {
-        print(ManifestSchema.text(), terminator: "")
+        print(ManifestSchema.text(registry: ActiveProviders.registry), terminator: "")
     }
 }

@@ -140,7 +140,8 @@ extension WatchCommand {
         let path = manifestOptions.displayPath
         let reloaded: AppDIContainer
         do throws(ManifestError) {
-            reloaded = try AppDIContainer.load(manifestAt: manifestOptions.manifestURL, logger: logger)
+            reloaded = try AppDIContainer.load(
+                manifestAt: manifestOptions.manifestURL, registry: ActiveProviders.registry, logger: logger)
         } catch {
             Terminal.writeError("aggregate: \(path) is invalid; the old manifest keeps running:\n"
                 + error.problems.map { "  \($0)\n" }.joined())

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ProviderKit
 
-@main
 struct Aggregate: ParsableCommand {
     static let version = ToolVersion.current
 

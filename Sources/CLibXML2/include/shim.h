@@ -2,8 +2,9 @@
 #define AGGREGATE_CLIBXML2_H
 
 /// Feeds are parsed with the system's libxml2 (Debian: libxml2-dev), its SAX2 push parser (HTML pages and OPML
-/// files with its HTML and XML tree parsers and XPath), as the SQLite
-/// store links the system's SQLite. The include path comes from pkg-config (libxml-2.0).
+/// files with its HTML and XML tree parsers and XPath), as the SQLite store links the system's SQLite. On Linux
+/// `<libxml/…>` is found through include/libxml, a symlink to /usr/include/libxml2/libxml (Package.swift,
+/// libXML2Declarations); elsewhere through pkg-config (libxml-2.0).
 #if defined(__has_include)
 #if !__has_include(<libxml/parser.h>)
 #error "aggregate parses feeds with libxml2: install libxml2-dev (Debian/Ubuntu: apt-get install libxml2-dev pkg-config; Fedora: libxml2-devel; macOS: brew install libxml2)"

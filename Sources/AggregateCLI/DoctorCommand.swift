@@ -19,9 +19,10 @@ struct DoctorCommand: ParsableCommand {
     var offline = false
 
     func run() throws {
-        let doctor = Doctor(
+        var doctor = Doctor(
             manifestURL: manifestOptions.manifestURL, displayPath: manifestOptions.displayPath,
             environment: ProcessInfo.processInfo.environment, offline: offline)
+        doctor.registry = ActiveProviders.registry
         let checks = doctor.run()
         var output = CheckLines.render(checks)
         let failed = CheckLines.failures(checks)

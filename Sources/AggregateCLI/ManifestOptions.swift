@@ -27,7 +27,7 @@ struct ManifestOptions: ParsableArguments {
     /// Loads and validates the manifest; an invalid one prints every problem and exits 78.
     func loadContainer(logger: Logger = Logger(label: "aggregate")) throws -> AppDIContainer {
         do throws(ManifestError) {
-            return try AppDIContainer.load(manifestAt: manifestURL, logger: logger)
+            return try AppDIContainer.load(manifestAt: manifestURL, registry: ActiveProviders.registry, logger: logger)
         } catch {
             var message = "error: \(displayPath) is invalid:\n"
             for problem in error.problems {

@@ -41,7 +41,7 @@ struct StoreOptions: ParsableArguments {
     /// The source ids of the manifest, or none when it is missing or invalid (these commands do not need it).
     private func manifestSourceIDs() -> [String] {
         guard FileManager.default.fileExists(atPath: manifestOptions.manifestURL.path) else { return [] }
-        return (try? AppDIContainer.load(manifestAt: manifestOptions.manifestURL))?.manifest.sources.map(\.id) ?? []
+        return (try? AppDIContainer.load(manifestAt: manifestOptions.manifestURL, registry: ActiveProviders.registry))?.manifest.sources.map(\.id) ?? []
     }
 }
 

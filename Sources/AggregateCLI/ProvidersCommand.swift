@@ -12,7 +12,7 @@ struct ProvidersCommand: ParsableCommand {
     func run() throws {
         let width = max(60, min(Terminal.stdoutWidth ?? 100, 120))
         var output = ""
-        for (index, provider) in ProviderRegistry.builtIn.providers.enumerated() {
+        for (index, provider) in ActiveProviders.registry.providers.enumerated() {
             if index > 0 { output += "\n" }
             let query = provider.acceptsQuery ? " Accepts --query." : ""
             output += "\(provider.name) — \(provider.summary)\(query)\n"
