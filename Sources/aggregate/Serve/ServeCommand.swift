@@ -42,6 +42,11 @@ struct ServeCommand: ParsableCommand {
             help: ArgumentHelp("A file holding the token clients must send (else $AGGREGATE_SERVE_TOKEN).", valueName: "path"))
     var tokenFile: String?
 
+    @Option(name: .customLong("metrics-sources"), help: ArgumentHelp(
+        "/metrics series per source: on, off, or auto (per source up to \(MetricsSources.autoBound) sources, fleet-wide beyond).",
+        valueName: "auto|on|off"))
+    var metricsSources: MetricsSources = .auto
+
     @Flag(name: .shortAndLong, help: "Log lines on stderr at info level (one per request a source makes).")
     var verbose = false
 
@@ -56,7 +61,8 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
-        let configuration = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
+        var configuration = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
+        configuration.metricsSources = metricsSources
         if let refusal = configuration.refusal {
             Terminal.writeError("aggregate: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
@@ -111,3 +117,5 @@ struct ServeCommand: ParsableCommand {
         return ProcessInfo.processInfo.environment["AGGREGATE_SERVE_TOKEN"].flatMap(ServeToken.init)
     }
 }
+
+extension MetricsSources: EnumArgument {}
