@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 
 /// What every dashboard page shares: the document around a page's body, and the escaping and link rules.

@@ -64,4 +64,3 @@ extension DashboardAssets {
         @media (min-width: 1800px) { body { font-size: 18px; } }
         """#
 }
-}

@@ -84,7 +84,9 @@ struct APIRoutes: Sendable {
 
     private static func link(_ page: SourcePage, _ next: String?) -> HTTPFields {
         guard let next else { return [:] }
-        return [HTTPField.Name("Link")!: page.link(after: next)]
+        var headers = HTTPFields()
+        headers[.init("Link")!] = page.link(after: next)
+        return headers
     }
 
     /// 202 and the id once the watch took it; refused without the token when one is configured, and from

@@ -61,8 +61,9 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
-        var configuration = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
-        configuration.metricsSources = metricsSources
+        var settings = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
+        settings.metricsSources = metricsSources
+        let configuration = settings
         if let refusal = configuration.refusal {
             Terminal.writeError("aggregate: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
