@@ -127,7 +127,7 @@ struct DashboardBrowserTests {
         #expect(before["items"] == "50000")
         #expect(before["new"] == "50000", "every item is new to a fresh store's history")
         #expect(json["rows"] as? Int == 250, "a page of the table")
-        #expect(json["headers"] as? [String] == ["Source", "Status", "Provider", "Items", "Last success", "Duration", "Next refresh", "Last refreshes"])
+        #expect(json["headers"] as? [String] == ["Source", "Status ↑", "Provider", "Items", "Last success", "Duration", "Next refresh", "Last refreshes"])
         #expect(json["attention"] as? String == "error", "the removed file's source, listed live")
         #expect((json["row"] as? [String])?.first == "error", "its row changed in place")
         let after = try #require(json["after"] as? [String: String])

@@ -43,7 +43,7 @@ public struct DashboardPage: Sendable {
         var html = "<section id=\"summary\" aria-label=\"Summary\" data-failing=\"\(summary.failing)\"><dl class=\"counts\">"
         func count(_ label: String, _ value: String, _ href: String?, _ key: String) {
             let text = href.map { "<a href=\"\($0)\">\(value)</a>" } ?? value
-            html += "<div class=\"count \(key)\" data-count=\"\(key)\"><dt>\(label)</dt><dd>\(text)</dd></div>"
+            html += "<div class=\"count count-\(key)\" data-count=\"\(key)\"><dt>\(label)</dt><dd>\(text)</dd></div>"
         }
         count("sources", String(summary.sources), "/", "sources")
         for status in DashboardStatus.allCases {

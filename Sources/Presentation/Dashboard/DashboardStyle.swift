@@ -19,12 +19,12 @@ extension DashboardAssets {
         .counts { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 0.8rem; }
         .count { background: var(--card); border: 1px solid var(--border); border-radius: 6px; padding: 0.3rem 0.7rem; min-width: 6rem; }
         .count dt { color: var(--muted); font-size: 0.8rem; } .count dd { margin: 0; font-size: 1.3rem; font-weight: 600; }
-        .count.error dd, .count.timeout dd { color: var(--error); } .count.stale dd { color: var(--stale); }
+        .count-error dd, .count-timeout dd { color: var(--error); } .count-stale dd { color: var(--stale); }
         .count small { font-size: 0.75rem; font-weight: 400; }
         #attention { background: var(--card); border: 1px solid var(--border); border-left: 4px solid var(--error); border-radius: 6px; padding: 0.5rem 0.8rem; margin: 0 0 0.8rem; }
         #attention h2 { font-size: 1rem; margin: 0 0 0.3rem; } #attention li { border-top: none; padding: 0.15rem 0; }
         #attention .error { display: inline; }
-        .calm { color: var(--muted); }
+        #attention.calm { color: var(--muted); border-left-color: var(--ok); }
         .filters { display: flex; flex-wrap: wrap; gap: 0.6rem; align-items: center; margin: 0 0 0.5rem; }
         .filters input, .filters select, .filters button { font: inherit; }
         #sources, #items { background: var(--card); border: 1px solid var(--border); }
