@@ -40,6 +40,7 @@ public final class AggregateServer: Sendable {
             container: container, options: Watcher.Options(selection: selection, items: .all, output: .collect),
             observer: state)
         state.reloaded(sources: watcher.sourceIDs)
+        state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
         self.access = AccessControl(token: configuration.token)
     }
 
@@ -96,6 +97,7 @@ public final class AggregateServer: Sendable {
         container.requestRecorder = state.metrics
         try watcher.reload(container)
         state.reloaded(sources: watcher.sourceIDs)
+        state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
     }
 
     private func makeRouter() -> Router<BasicRequestContext> {
@@ -105,7 +107,7 @@ public final class AggregateServer: Sendable {
         APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)
         EventRoutes(events: state.events).register(on: router)
         FeedRoutes(state: state, cache: cache).register(on: router)
-        DashboardRoutes(state: state, access: access).register(on: router)
+        DashboardRoutes(state: state, access: access, cache: cache).register(on: router)
         return router
     }
 }

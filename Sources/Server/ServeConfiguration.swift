@@ -19,6 +19,8 @@ public struct ServeConfiguration: Sendable {
     /// On SIGTERM, how long responses in flight may take to finish (a client that stopped reading would
     /// otherwise hold the shutdown forever).
     public var shutdownGraceSeconds: Double = 10
+    /// `/metrics` series per source (`--metrics-sources`).
+    public var metricsSources: MetricsSources = .auto
 
     public init(
         listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), token: ServeToken? = nil,
@@ -39,6 +41,26 @@ public struct ServeConfiguration: Sendable {
         guard !listen.isLoopback, token == nil else { return nil }
         return "listening on \(listen) makes the server reachable from other machines: configure a token "
             + "(--token-file PATH or AGGREGATE_SERVE_TOKEN) or listen on 127.0.0.1"
+    }
+}
+
+/// Whether `/metrics` has series per source (`--metrics-sources`): each source adds about 25 series, so a large
+/// fleet gets fleet-wide series instead.
+public enum MetricsSources: String, Sendable, CaseIterable {
+    /// Per source up to `autoBound` sources watched, fleet-wide beyond.
+    case auto
+    case on
+    case off
+
+    /// Sources watched up to which `auto` keeps series per source.
+    public static let autoBound = 100
+
+    func perSource(watching count: Int) -> Bool {
+        switch self {
+        case .on: true
+        case .off: false
+        case .auto: count <= Self.autoBound
+        }
     }
 }
 

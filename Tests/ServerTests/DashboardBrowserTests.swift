@@ -19,7 +19,7 @@ struct DashboardBrowserTests {
 
     static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] == "true" || browserAvailable }
 
-    @Test("every source's card with its items laid out by kind; a badge turns to error live; no console errors",
+    @Test("each source's page lays its items out by kind; its badge turns to error live; no console errors",
           .enabled(if: mustRun, "needs chromium, chromium-driver and python3 selenium (CI installs them; .ci/run)"))
     func dashboard() async throws {
         try #require(Self.browserAvailable, "CI=true: chromium, chromium-driver and selenium must be installed (.ci/run)")
@@ -55,7 +55,7 @@ struct DashboardBrowserTests {
         try #require(result.status == 0, "dashboard_check.py: \(result.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let before = try #require(json["before"] as? [[String: Any]])
-        #expect(before.map { $0["source"] as? String } == ["weather", "issues", "movies", "news", "notes"], "manifest order")
+        #expect(before.map { $0["source"] as? String } == ["weather", "issues", "movies", "news", "notes"], "the table in manifest order")
         #expect(before.allSatisfy { $0["status"] as? String == "ok" && $0["badge"] as? String == "ok" })
         func card(_ id: String, in cards: [[String: Any]]) -> [String: Any] { cards.first { $0["source"] as? String == id } ?? [:] }
         func layout(_ id: String) -> [String] { card(id, in: before)["layout"] as? [String] ?? [] }
@@ -81,11 +81,65 @@ struct DashboardBrowserTests {
         #expect(status == "stale" || status == "error", "\(status ?? "nil")")
         #expect((card("notes", in: after)["badge"] as? String)?.hasPrefix(status ?? "?") == true)
         #expect((card("notes", in: after)["text"] as? String)?.contains("notFound") == true, "the error's kind is on the card")
-        #expect(card("weather", in: after)["status"] as? String == "ok")
         #expect(json["samePage"] as? Bool == true, "changed live, without a reload")
         #expect((json["consoleErrors"] as? [String]) == [], "\(json["consoleErrors"] ?? "")")
         #expect(!result.stdout.contains(token), "no token in any page")
         try await harness.stop()
         await fixtures.stop()
+    }
+
+    @Test("1,000 sources: the summary's counts, a source gone wrong in the attention list live, search to one source, its page with its items; / under 300 KB gzipped",
+          .enabled(if: mustRun, "needs chromium, chromium-driver and python3 selenium (CI installs them; .ci/run)"))
+    func fleet() async throws {
+        try #require(Self.browserAvailable, "CI=true: chromium, chromium-driver and selenium must be installed (.ci/run)")
+        let count = 1_000
+        let perSource = 50
+        var sources: [String] = []
+        var files: [String: String] = [:]
+        for index in 0..<count {
+            let id = String(format: "s%04d", index)
+            sources.append(#"{"id": "\#(id)", "provider": "files", "options": {"paths": ["data/\#(id).ndjson"]}}"#)
+            files["data/\(id).ndjson"] = ndjson((0..<perSource).map { item in
+                ("\(id)-\(item)", "Item \(item) of \(id)", "2026-11-\(String(format: "%02d", 1 + item % 28))T\(String(format: "%02d", index % 24)):00:00Z")
+            })
+        }
+        let harness = try await ServeHarness.start(manifest: #"{"version": 1, "defaults": {"refreshSeconds": 3600}, "sources": ["#
+            + sources.joined(separator: ",\n") + "]}", files: files)
+        try await harness.ready()
+
+        let gzipped = try await harness.request("/", headers: [("Accept-Encoding", "gzip")])
+        #expect(gzipped.header("Content-Encoding") == "gzip")
+        #expect(gzipped.body.count <= 300 * 1024, "\(gzipped.body.count) bytes")
+        let feed = try await FeedCheck.feedparser(try await harness.request("/feed.atom").text)
+        #expect(!feed.bozo && feed.entries.count == 100)
+
+        let script = try #require(Bundle.module.url(forResource: "dashboard_scale_check", withExtension: "py", subdirectory: "Fixtures"))
+        let screenshot = ProcessInfo.processInfo.environment["AGGREGATE_DASHBOARD_SCREENSHOT"] ?? ""
+        let result = try await ProcessRunner.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", script.path, harness.base, harness.directory.appendingPathComponent("data").path, "s0100", "s0777"]
+                + (screenshot.isEmpty ? [] : [screenshot]),
+            environment: ProcessInfo.processInfo.environment)
+        try #require(result.status == 0, "dashboard_scale_check.py: \(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let before = try #require(json["before"] as? [String: String])
+        #expect(before["sources"] == "1000" && before["ok"] == "1000" && before["error"] == "0")
+        #expect(before["items"] == "50000")
+        #expect(before["new"] == "50000", "every item is new to a fresh store's history")
+        #expect(json["rows"] as? Int == 250, "a page of the table")
+        #expect(json["headers"] as? [String] == ["Source", "Status ↑", "Provider", "Items", "Last success", "Duration", "Next refresh", "Last refreshes"])
+        #expect(json["attention"] as? String == "error", "the removed file's source, listed live")
+        #expect((json["row"] as? [String])?.first == "error", "its row changed in place")
+        let after = try #require(json["after"] as? [String: String])
+        #expect(after["error"] == "1" && after["ok"] == "999")
+        #expect(json["title"] as? String == "(1 failing) aggregate")
+        #expect(json["samePage"] as? Bool == true, "changed live, without a reload")
+        #expect(json["searchRows"] as? [String] == ["s0777"])
+        #expect(json["searchValue"] as? String == "s0777", "the form keeps the search")
+        let page = try #require(json["sourcePage"] as? [String: Any])
+        #expect(page["source"] as? String == "s0777" && page["items"] as? Int == perSource)
+        #expect((json["newest"] as? [String])?.count == 50)
+        #expect((json["consoleErrors"] as? [String]) == [], "\(json["consoleErrors"] ?? "")")
+        try await harness.stop()
     }
 }

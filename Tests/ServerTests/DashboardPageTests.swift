@@ -4,14 +4,15 @@ import Testing
 /// The page as a browser without JavaScript gets it.
 @Suite("serve: the dashboard's HTML")
 struct DashboardPageTests {
-    @Test("server-rendered cards in manifest order; source text escaped; only http(s) links; CSP; refresh buttons for a loopback viewer")
+    @Test("a table of sources, failing first; each source's page escapes its text, links only http(s), has a refresh button for a loopback viewer; CSP")
     func page() async throws {
         let notes = #"{"id": "x1", "title": "<img src=x onerror=alert(1)>", "url": "javascript:alert(2)"}"# + "\n"
             + #"{"id": "x2", "title": "Fine", "url": "https://example.org/a?b=1&c=2"}"# + "\n"
         let harness = try await ServeHarness.start(manifest: """
             {"version": 1, "defaults": {"refreshSeconds": 3600}, "sources": [
               {"id": "zeta", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}},
-              {"id": "alpha", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}
+              {"id": "alpha", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}},
+              {"id": "broken", "provider": "files", "options": {"paths": ["data/missing.ndjson"]}}
             ]}
             """, files: ["data/notes.ndjson": notes])
         try await harness.ready()
@@ -20,15 +21,22 @@ struct DashboardPageTests {
         #expect(reply.header("Content-Type") == "text/html; charset=utf-8")
         #expect(reply.header("Content-Security-Policy")?.contains("script-src 'self'") == true)
         let html = reply.text
-        let zeta = try #require(html.range(of: #"data-source="zeta""#))
-        let alpha = try #require(html.range(of: #"data-source="alpha""#))
-        #expect(zeta.lowerBound < alpha.lowerBound, "manifest order")
-        #expect(!html.contains("<img src=x"), "item text is escaped")
-        #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"))
-        #expect(!html.contains("javascript:"), "no javascript: link")
-        #expect(html.contains(#"href="https://example.org/a?b=1&amp;c=2""#))
-        #expect(html.contains("data-refresh"), "without a token, anyone on this machine may refresh")
+        let broken = try #require(html.range(of: #"<tr data-source="broken""#))
+        let zeta = try #require(html.range(of: #"<tr data-source="zeta""#))
+        let alpha = try #require(html.range(of: #"<tr data-source="alpha""#))
+        #expect(broken.lowerBound < zeta.lowerBound && zeta.lowerBound < alpha.lowerBound, "failing first, then manifest order")
+        #expect(html.contains(#"<span class="badge error">error <small>(notFound)</small></span>"#), "the status in words")
+        #expect(html.contains(#"<li data-source="broken"><span class="badge error">error</span>"#), "needs attention")
+        #expect(html.contains("<title>(1 failing) aggregate</title>"))
+        #expect(!html.contains("<img src=x"), "no item markup on the overview")
         #expect(html.contains(#"<script src="/dashboard.js" defer></script>"#))
+
+        let source = try await harness.request("/sources/zeta").text
+        #expect(!source.contains("<img src=x"), "item text is escaped")
+        #expect(source.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(!source.contains("javascript:"), "no javascript: link")
+        #expect(source.contains(#"href="https://example.org/a?b=1&amp;c=2""#))
+        #expect(source.contains("data-refresh"), "without a token, anyone on this machine may refresh")
         #expect(try await harness.request("/dashboard.js").text.contains("EventSource"))
         #expect(try await harness.request("/dashboard.css").text.contains("prefers-color-scheme"))
         let card = try await harness.request("/cards/alpha")
@@ -59,7 +67,8 @@ struct DashboardPageTests {
         let session = String(cookie.split(separator: ";")[0])
         let dashboard = try await harness.request("/", headers: [("Cookie", session)])
         #expect(dashboard.status == 200)
-        #expect(dashboard.text.contains("data-refresh"), "an authenticated viewer gets refresh buttons")
+        let source = try await harness.request("/sources/notes", headers: [("Cookie", session)])
+        #expect(source.text.contains("data-refresh"), "an authenticated viewer gets refresh buttons")
         #expect(!dashboard.text.contains(token))
         try await harness.stop()
     }

@@ -32,7 +32,8 @@ final class ServeHarness: Sendable {
     /// (within the first-cycle spread: at most 5 s); `ready()` waits for them.
     static func start(
         manifest: String, files: [String: String] = [:], token: String? = nil, eventCapacity: Int = 4096,
-        maxEventClients: Int = 64, idleTimeoutSeconds: Double = 30, maxConnections: Int = 256, in given: URL? = nil
+        maxEventClients: Int = 64, idleTimeoutSeconds: Double = 30, maxConnections: Int = 256,
+        metricsSources: MetricsSources = .auto, in given: URL? = nil
     ) async throws -> ServeHarness {
         let directory = given ?? ScratchDirectory.path("aggregate-serve")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -45,10 +46,11 @@ final class ServeHarness: Sendable {
         try Data(manifest.utf8).write(to: manifestURL)
         let container = try AppDIContainer.load(
             manifestAt: manifestURL, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
-        let configuration = ServeConfiguration(
+        var configuration = ServeConfiguration(
             listen: ListenAddress(host: "127.0.0.1", port: 0), token: token.flatMap(ServeToken.init),
             maxEventClients: maxEventClients, eventCapacity: eventCapacity, keepAliveSeconds: 1,
             idleTimeoutSeconds: idleTimeoutSeconds, maxConnections: maxConnections)
+        configuration.metricsSources = metricsSources
         var logger = Logger(label: "aggregate-serve-test")
         logger.logLevel = .warning
         let server = try AggregateServer(container: container, configuration: configuration, logger: logger)

@@ -13,9 +13,11 @@ struct ServeCommand: ParsableCommand {
         abstract: "Keep every source fresh on its schedule and serve the latest state over HTTP.",
         discussion: """
             The sources run as in 'aggregate watch' (refreshSeconds, backoff, the response cache); the server \
-            answers from their latest state: a dashboard (/), the JSON report (/api/report), items with filters \
-            (/api/items), source status (/api/sources), live events (/events), Prometheus metrics (/metrics), \
-            Atom and JSON Feed (/feed.atom, /feed.json), /healthz and /readyz. See README, "Serving".
+            answers from their latest state: a dashboard for a fleet (/: summary, failing sources first, search \
+            ?q=, filters ?status= and ?provider=; /sources/ID, /items), the JSON report a page of sources at a \
+            time (/api/report), items with filters (/api/items), source status (/api/sources), live events \
+            (/events), Prometheus metrics (/metrics), the newest 100 entries as Atom and JSON Feed (/feed.atom, \
+            /feed.json; ?limit=, ?source=), /healthz and /readyz. See README, "Serving".
 
             Only a loopback address (127.0.0.1, ::1, localhost) may be listened on unless a token is configured \
             (--token-file, or AGGREGATE_SERVE_TOKEN); with a token every request needs Authorization: Bearer <token> (the \
@@ -42,6 +44,11 @@ struct ServeCommand: ParsableCommand {
             help: ArgumentHelp("A file holding the token clients must send (else $AGGREGATE_SERVE_TOKEN).", valueName: "path"))
     var tokenFile: String?
 
+    @Option(name: .customLong("metrics-sources"), help: ArgumentHelp(
+        "/metrics series per source: on, off, or auto (per source up to \(MetricsSources.autoBound) sources, fleet-wide beyond).",
+        valueName: "auto|on|off"))
+    var metricsSources: MetricsSources = .auto
+
     @Flag(name: .shortAndLong, help: "Log lines on stderr at info level (one per request a source makes).")
     var verbose = false
 
@@ -56,7 +63,9 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
-        let configuration = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
+        var settings = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
+        settings.metricsSources = metricsSources
+        let configuration = settings
         if let refusal = configuration.refusal {
             Terminal.writeError("aggregate: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
@@ -111,3 +120,5 @@ struct ServeCommand: ParsableCommand {
         return ProcessInfo.processInfo.environment["AGGREGATE_SERVE_TOKEN"].flatMap(ServeToken.init)
     }
 }
+
+extension MetricsSources: EnumArgument {}

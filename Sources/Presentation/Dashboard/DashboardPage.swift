@@ -1,189 +1,174 @@
 import Domain
 import Foundation
 
-/// `aggregate serve`'s page: one card per source in manifest order, each laid out for its kind of items, all
-/// server-rendered (it works without JavaScript); `dashboard.js` refreshes a card when its source changes.
-///
-/// Every text from a source is escaped (a feed summary's HTML is never inserted; it is reduced to its words);
-/// only `http(s)` links and images are used.
+/// `aggregate serve`'s front page, built to triage a fleet: the summary (sources by status, items, new in the
+/// last hour, the oldest successful refresh), the sources that need attention, then a compact table of sources
+/// (failing and stale first) that the search and filters (a form, applied by the server) narrow and the column
+/// headers sort, a page at a time. Server-rendered: it works without JavaScript; `dashboard.js` updates rows and
+/// the summary in place as sources change.
 public struct DashboardPage: Sendable {
-    /// Show the refresh buttons (the viewer is authenticated).
-    public var canRefresh: Bool
+    public var summary: DashboardSummary
+    public var filter: DashboardFilter
     public var now: Date
 
-    public init(canRefresh: Bool, now: Date = Date()) {
-        self.canRefresh = canRefresh
+    /// Sources listed under "Needs attention" (the rest: the filter link).
+    static let attentionLimit = 20
+
+    public init(summary: DashboardSummary, filter: DashboardFilter, now: Date = Date()) {
+        self.summary = summary
+        self.filter = filter
         self.now = now
     }
 
-    /// Items shown per card (a wall screen, not an archive).
-    static let itemsPerCard = 12
-
-    public func page(_ sources: [WatchSourceState]) -> String {
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="refresh" content="300">
-        <title>aggregate</title>
-        <link rel="stylesheet" href="/dashboard.css">
-        <link rel="alternate" type="application/atom+xml" title="aggregate (Atom)" href="/feed.atom">
-        <link rel="alternate" type="application/feed+json" title="aggregate (JSON Feed)" href="/feed.json">
-        <script src="/dashboard.js" defer></script>
-        </head>
-        <body>
-        <header><h1>aggregate</h1><p class="meta">\(sources.count) source\(sources.count == 1 ? "" : "s") · <a href="/api/report">JSON</a> · <a href="/feed.atom">Atom</a></p></header>
-        <main id="cards">
-        \(sources.map(card).joined(separator: "\n"))
-        </main>
-        </body>
-        </html>
-
-        """
+    public func page(_ sources: [WatchSourceState], histories: [String: RefreshHistory]) -> String {
+        let rows = filter.apply(sources)
+        let pages = max(1, (rows.count + DashboardFilter.pageSize - 1) / DashboardFilter.pageSize)
+        let page = min(filter.page, pages)
+        let shown = rows.dropFirst((page - 1) * DashboardFilter.pageSize).prefix(DashboardFilter.pageSize)
+        var body = summarySection(sources)
+        body += form(sources)
+        body += "<p class=\"meta\" id=\"shown\">" + shownText(matching: rows.count, shown: shown.count, page: page) + "</p>"
+        body += table(Array(shown), histories: histories)
+        body += pager(page: page, pages: pages)
+        return DashboardHTML.document(title: title, current: "/", body: body)
     }
 
-    /// One source's card (also what `/cards/{id}` answers, for the script to swap in).
-    public func card(_ source: WatchSourceState) -> String {
-        let id = Self.escape(source.id)
-        var html = "<section class=\"card\" data-source=\"\(id)\" data-status=\"\(badgeStatus(source))\">"
-        html += "<header><h2>\(id)</h2>\(badge(source))</header>"
-        html += "<p class=\"meta\">\(Self.escape(meta(source)))</p>"
-        if canRefresh {
-            html += "<form method=\"post\" action=\"/api/sources/\(Self.escape(Self.pathComponent(source.id)))/refresh\">"
-                + "<button type=\"submit\" class=\"refresh\" data-refresh=\"\(id)\">Refresh</button></form>"
+    /// The page's title: the failing count first, so a browser tab says it.
+    var title: String {
+        summary.failing > 0 ? "(\(summary.failing) failing) aggregate" : "aggregate"
+    }
+
+    /// The summary and the sources needing attention (also `/summary` alone, for the script to swap in).
+    public func summarySection(_ sources: [WatchSourceState]) -> String {
+        var html = "<section id=\"summary\" aria-label=\"Summary\" data-failing=\"\(summary.failing)\"><dl class=\"counts\">"
+        func count(_ label: String, _ value: String, _ href: String?, _ key: String) {
+            let text = href.map { "<a href=\"\($0)\">\(value)</a>" } ?? value
+            html += "<div class=\"count count-\(key)\" data-count=\"\(key)\"><dt>\(label)</dt><dd>\(text)</dd></div>"
         }
-        if let report = source.report {
-            html += body(report.items)
+        count("sources", String(summary.sources), "/", "sources")
+        for status in DashboardStatus.allCases {
+            let number = summary.count(status)
+            count(status.rawValue, String(number), number > 0 ? href({ $0.status = .only(status) }) : nil, status.rawValue)
+        }
+        count("items", String(summary.items), "/items", "items")
+        count("new in the last hour", String(summary.newLastHour), nil, "new")
+        if let id = summary.oldestSuccessID, let date = summary.oldestSuccessDate {
+            count("oldest success", DashboardHTML.age(now.timeIntervalSince(date)).replacingOccurrences(of: " old", with: " ago")
+                + " <small>(" + DashboardHTML.sourceLink(id) + ")</small>", nil, "oldest")
+        }
+        if summary.neverSucceeded > 0 { count("never succeeded", String(summary.neverSucceeded), nil, "never") }
+        html += "</dl>"
+        html += attention(sources)
+        return html + "</section>"
+    }
+
+    /// Failing, then stale sources, each with its status in words and its error.
+    private func attention(_ sources: [WatchSourceState]) -> String {
+        let needing = DashboardFilter().apply(sources).filter { source in
+            let status = DashboardStatus(source)
+            return status.isFailing || status == .stale
+        }
+        guard !needing.isEmpty else { return "<p id=\"attention\" class=\"calm\">Every source that finished is ok.</p>" }
+        var html = "<section id=\"attention\" aria-labelledby=\"attention-title\"><h2 id=\"attention-title\">Needs attention "
+            + "<small>(\(summary.failing) failing, \(summary.count(.stale)) stale)</small></h2><ul>"
+        for source in needing.prefix(Self.attentionLimit) {
+            let status = DashboardStatus(source)
+            html += "<li data-source=\"\(DashboardHTML.escape(source.id))\"><span class=\"badge \(status.rawValue)\">\(status.rawValue)</span> "
+                + DashboardHTML.sourceLink(source.id)
+            if let error = source.report?.error {
+                html += " <span class=\"error\">\(DashboardHTML.escape(error.kind.rawValue)): \(DashboardHTML.escape(String(error.message.prefix(160))))</span>"
+            }
+            html += "</li>"
+        }
+        html += "</ul>"
+        if needing.count > Self.attentionLimit {
+            html += "<p class=\"more\"><a href=\"\(href { $0.status = .failing })\">all \(summary.failing) failing</a> · "
+                + "<a href=\"\(href { $0.status = .only(.stale) })\">all \(summary.count(.stale)) stale</a></p>"
         }
         return html + "</section>"
     }
 
-    private func badgeStatus(_ source: WatchSourceState) -> String {
-        guard let report = source.report else { return "loading" }
-        return report.status.rawValue
-    }
-
-    private func badge(_ source: WatchSourceState) -> String {
-        guard let report = source.report else { return "<span class=\"badge loading\">loading</span>" }
-        var text = report.status.rawValue
-        if report.status == .stale, let success = source.lastSuccessAt ?? source.finishedAt {
-            text += " · " + Self.age(now.timeIntervalSince(success))
+    private func form(_ sources: [WatchSourceState]) -> String {
+        var providers: [String: Int] = [:]
+        for source in sources { providers[source.provider ?? source.report?.descriptor.provider ?? "", default: 0] += 1 }
+        var html = "<form class=\"filters\" method=\"get\" action=\"/\" role=\"search\" aria-label=\"Find sources\">"
+        html += "<label>Search <input type=\"search\" name=\"q\" value=\"\(DashboardHTML.escape(filter.text ?? ""))\" placeholder=\"id, provider or error\"></label> "
+        html += "<label>Status <select name=\"status\"><option value=\"\">any</option>"
+        let statuses = ["failing"] + DashboardStatus.allCases.map(\.rawValue)
+        for status in statuses {
+            let count = status == "failing" ? summary.failing : summary.count(DashboardStatus(rawValue: status) ?? .ok)
+            html += "<option value=\"\(status)\"\(filter.status?.text == status ? " selected" : "")>\(status) (\(count))</option>"
         }
-        var html = "<span class=\"badge \(report.status.rawValue)\">\(Self.escape(text))</span>"
-        if source.isRunning { html += "<span class=\"badge loading\">refreshing</span>" }
-        if let error = report.error {
-            html += "<p class=\"error\">\(Self.escape(error.kind.rawValue)): \(Self.escape(error.message))</p>"
+        html += "</select></label> <label>Provider <select name=\"provider\"><option value=\"\">any</option>"
+        for (provider, count) in providers.sorted(by: { $0.key < $1.key }) where !provider.isEmpty {
+            let value = DashboardHTML.escape(provider)
+            html += "<option value=\"\(value)\"\(filter.provider == provider ? " selected" : "")>\(value) (\(count))</option>"
         }
-        return html
+        html += "</select></label>"
+        if filter.sort != .status { html += "<input type=\"hidden\" name=\"sort\" value=\"\(filter.sort.rawValue)\">" }
+        if filter.descending { html += "<input type=\"hidden\" name=\"order\" value=\"desc\">" }
+        html += " <button type=\"submit\">Filter</button>"
+        if !filter.isEmpty { html += " <a href=\"\(href { $0.text = nil; $0.status = nil; $0.provider = nil })\">clear</a>" }
+        return html + "</form>"
     }
 
-    private func meta(_ source: WatchSourceState) -> String {
-        var parts: [String] = []
-        if let provider = source.provider ?? source.report?.descriptor.provider { parts.append(provider) }
-        if let report = source.report { parts.append(HumanFormat.count(report.itemCount, "item")) }
-        if let finished = source.finishedAt { parts.append("updated " + HumanFormat.date(finished)) }
-        if let next = source.next { parts.append("next " + HumanFormat.date(next)) }
-        return parts.joined(separator: " · ")
+    private func shownText(matching: Int, shown: Int, page: Int) -> String {
+        let total = HumanFormat.count(matching, "source")
+        guard matching > 0 else { return "No source matches." }
+        guard shown < matching else { return total + (filter.isEmpty ? "" : " match") }
+        let first = (page - 1) * DashboardFilter.pageSize + 1
+        return "\(total)\(filter.isEmpty ? "" : " match"), \(first)–\(first + shown - 1) shown"
     }
 
-    private func body(_ items: [Item]) -> String {
-        guard let kind = items.first?.kind else { return "<p class=\"empty\">No items.</p>" }
-        let shown = Array(items.prefix(Self.itemsPerCard))
-        var html: String
-        switch kind {
-        case .weather: html = "<div class=\"cities\">" + shown.map(city).joined() + "</div>"
-        case .issue: html = "<ul class=\"issues\">" + shown.map(issue).joined() + "</ul>"
-        case .movie: html = "<div class=\"movies\">" + shown.map(movie).joined() + "</div>"
-        case .entry: html = "<ul class=\"entries\">" + shown.map(entry).joined() + "</ul>"
-        case .record: html = records(shown)
+    private func table(_ rows: [WatchSourceState], histories: [String: RefreshHistory]) -> String {
+        let columns: [(String, DashboardFilter.Sort?)] = [
+            ("Source", .id), ("Status", .status), ("Provider", .provider), ("Items", .items),
+            ("Last success", .success), ("Duration", .duration), ("Next refresh", .next), ("Last refreshes", nil),
+        ]
+        var html = "<table id=\"sources\"><caption class=\"visually-hidden\">Sources, \(filter.sort.rawValue) order</caption><thead><tr>"
+        for (title, sort) in columns {
+            guard let sort else {
+                html += "<th scope=\"col\">\(title)</th>"
+                continue
+            }
+            let current = filter.sort == sort
+            let descending = current ? !filter.descending : false
+            let ariaSort = current ? " aria-sort=\"\(filter.descending ? "descending" : "ascending")\"" : ""
+            let arrow = current ? (filter.descending ? " ↓" : " ↑") : ""
+            html += "<th scope=\"col\"\(ariaSort)><a href=\"\(href { $0.sort = sort; $0.descending = descending })\">\(title)\(arrow)</a></th>"
         }
-        if items.count > shown.count { html += "<p class=\"more\">and \(items.count - shown.count) more</p>" }
-        return html
+        html += "</tr></thead><tbody>"
+        for source in rows { html += row(source, history: histories[source.id]) }
+        return html + "</tbody></table>"
     }
 
-    private func city(_ item: Item) -> String {
-        let columns = KindColumn.columns(for: .weather, items: [item])
-        func value(_ header: String) -> String { Self.escape(columns.first { $0.header == header }?.value(item) ?? "") }
-        return "<div class=\"city\" data-item=\"\(Self.escape(item.id))\"><span class=\"name\">\(value("CITY"))</span>"
-            + "<span class=\"temp\">\(value("TEMP"))</span><span class=\"condition\">\(value("CONDITION"))</span></div>"
+    /// A source's row (the script keeps its cells up to date from `source` events, by their classes).
+    func row(_ source: WatchSourceState, history: RefreshHistory?) -> String {
+        let status = DashboardStatus(source)
+        var statusText = status.rawValue
+        if let error = source.report?.error { statusText += " <small>(\(DashboardHTML.escape(error.kind.rawValue)))</small>" }
+        return "<tr data-source=\"\(DashboardHTML.escape(source.id))\" data-status=\"\(status.rawValue)\"\(source.isRunning ? " data-running=\"true\"" : "")>"
+            + "<th scope=\"row\">\(DashboardHTML.sourceLink(source.id))</th>"
+            + "<td class=\"status\"><span class=\"badge \(status.rawValue)\">\(statusText)</span></td>"
+            + "<td class=\"provider\">\(DashboardHTML.escape(source.provider ?? ""))</td>"
+            + "<td class=\"items num\">\(source.report.map { String($0.itemCount) } ?? "–")</td>"
+            + "<td class=\"success\">\(DashboardHTML.time(source.lastSuccessAt))</td>"
+            + "<td class=\"duration num\">\(source.report.map { HumanFormat.duration($0.duration) } ?? "–")</td>"
+            + "<td class=\"next\">\(DashboardHTML.time(source.next))</td>"
+            + "<td class=\"health\">\(Sparkline.svg(history))</td></tr>"
     }
 
-    private func issue(_ item: Item) -> String {
-        let columns = KindColumn.columns(for: .issue, items: [item])
-        func value(_ header: String) -> String { columns.first { $0.header == header }?.value(item) ?? "" }
-        let labels = (item.fields["labels"]?.arrayValue ?? []).compactMap { label -> String? in
-            guard let name = label.stringValue ?? label.objectValue?["name"]?.stringValue else { return nil }
-            let color = label.objectValue?["color"]?.stringValue.flatMap(Self.hexColor) ?? Self.hashedColor(name)
-            return "<span class=\"chip\" style=\"--chip: \(color)\">\(Self.escape(name))</span>"
-        }
-        return "<li data-item=\"\(Self.escape(item.id))\"><span class=\"number\">\(Self.escape(value("#")))</span> "
-            + link(item.title, item.url) + " " + labels.joined() + " <time>\(Self.escape(value("UPDATED")))</time></li>"
+    /// `/` with this filter changed by `change`, escaped for an attribute.
+    private func href(_ change: (inout DashboardFilter) -> Void) -> String {
+        DashboardHTML.escape("/" + filter.query(change))
     }
 
-    private func movie(_ item: Item) -> String {
-        let columns = KindColumn.columns(for: .movie, items: [item])
-        func value(_ header: String) -> String { Self.escape(columns.first { $0.header == header }?.value(item) ?? "") }
-        var html = "<figure class=\"movie\" data-item=\"\(Self.escape(item.id))\">"
-        if let poster = item.fields["posterURL"]?.stringValue.flatMap(Self.webURL) {
-            html += "<img src=\"\(Self.escape(poster))\" alt=\"\" loading=\"lazy\">"
-        }
-        return html + "<figcaption>\(link(item.title, item.url)) <span class=\"year\">\(value("YEAR"))</span>"
-            + " <span class=\"rating\">\(value("RATING"))</span></figcaption></figure>"
-    }
-
-    private func entry(_ item: Item) -> String {
-        let feed = item.fields["feedTitle"]?.stringValue ?? item.subtitle ?? ""
-        return "<li data-item=\"\(Self.escape(item.id))\">\(link(item.title, item.url)) <span class=\"feed\">\(Self.escape(feed))</span>"
-            + " <time>\(Self.escape(item.date.map(HumanFormat.date) ?? ""))</time></li>"
-    }
-
-    private func records(_ items: [Item]) -> String {
-        "<table class=\"records\"><thead><tr><th>Title</th><th>Date</th></tr></thead><tbody>"
-            + items.map { item in
-                "<tr data-item=\"\(Self.escape(item.id))\"><td>\(link(item.title, item.url))</td>"
-                    + "<td>\(Self.escape(item.date.map(HumanFormat.date) ?? ""))</td></tr>"
-            }.joined() + "</tbody></table>"
-    }
-
-    private func link(_ title: String, _ url: URL?) -> String {
-        guard let href = url.flatMap({ Self.webURL($0.absoluteString) }) else { return "<span class=\"title\">\(Self.escape(title))</span>" }
-        return "<a class=\"title\" href=\"\(Self.escape(href))\" rel=\"noopener noreferrer\">\(Self.escape(title))</a>"
-    }
-
-    // MARK: - Text
-
-    static func escape(_ text: String) -> String {
-        XMLOutput.escape(text, quotes: true).replacingOccurrences(of: "'", with: "&#39;")
-    }
-
-    /// Only http and https addresses become links or images (never `javascript:` or `data:`).
-    static func webURL(_ text: String) -> String? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            return nil
-        }
-        return url.absoluteString
-    }
-
-    static func pathComponent(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
-    }
-
-    /// A label's own colour (`d73a4a`), only when it is six hex digits.
-    static func hexColor(_ text: String) -> String? {
-        text.count == 6 && text.allSatisfy(\.isHexDigit) ? "#" + text : nil
-    }
-
-    static func hashedColor(_ name: String) -> String {
-        let hue = name.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF } % 360
-        return "hsl(\(hue) 60% 45%)"
-    }
-
-    static func age(_ seconds: TimeInterval) -> String {
-        let seconds = max(0, Int(seconds))
-        if seconds < 120 { return "\(seconds) s old" }
-        if seconds < 7200 { return "\(seconds / 60) min old" }
-        return "\(seconds / 3600) h old"
+    private func pager(page: Int, pages: Int) -> String {
+        guard pages > 1 else { return "" }
+        var html = "<nav class=\"pager\" aria-label=\"Pages\">"
+        if page > 1 { html += "<a rel=\"prev\" href=\"\(href { $0.page = page - 1 })\">← previous</a> " }
+        html += "page \(page) of \(pages)"
+        if page < pages { html += " <a rel=\"next\" href=\"\(href { $0.page = page + 1 })\">next →</a>" }
+        return html + "</nav>"
     }
 }

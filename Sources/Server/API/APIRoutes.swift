@@ -30,19 +30,26 @@ struct APIRoutes: Sendable {
         }
         router.get("/metrics") { _, _ in
             state.metrics.eventClients(state.events.clientCount)
+            state.metrics.fleet(state.summary(state.snapshot.sources))
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: state.metrics.exposition())))
         }
     }
 
-    /// `--format json` of every source that finished a cycle.
+    /// `--format json` of the sources that finished a cycle, a page of them at a time (manifest order): the
+    /// body is the contract's document over the page's sources, and a `Link: <…>; rel="next"` header names the
+    /// next page while there is one. `limit` sources per page (1…1,000, 100), `cursor` from that link.
     func report(_ request: Request) -> Response {
         let snapshot = state.snapshot
-        return respond(request, version: snapshot.version) {
+        return respond(request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
+            let page = try SourcePage(Self.parameters(request), route: .report)
+            var report = snapshot.report
+            let (sources, next) = try page.slice(report.sources, id: \.id)
+            report.sources = sources
             var text = ""
-            JSONRenderer(pretty: false).render(snapshot.report, options: RenderOptions(), to: &text)
-            return Representation(Array(text.utf8), contentType: "application/json")
+            JSONRenderer(pretty: false).render(report, options: RenderOptions(), to: &text)
+            return Representation(Array(text.utf8), contentType: "application/json", headers: Self.link(page, next))
         }
     }
 
@@ -65,11 +72,21 @@ struct APIRoutes: Sendable {
         }
     }
 
+    /// Each source's state, a page of sources at a time (1,000 by default), as `/api/report` pages.
     func sources(_ request: Request) -> Response {
         let snapshot = state.snapshot
-        return respond(request, version: snapshot.version) {
-            Representation(ServeJSON.sources(snapshot.sources), contentType: "application/json")
+        return respond(request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
+            let page = try SourcePage(Self.parameters(request), route: .sources)
+            let (sources, next) = try page.slice(snapshot.sources, id: \.id)
+            return Representation(ServeJSON.sources(sources), contentType: "application/json", headers: Self.link(page, next))
         }
+    }
+
+    private static func link(_ page: SourcePage, _ next: String?) -> HTTPFields {
+        guard let next else { return [:] }
+        var headers = HTTPFields()
+        headers[.init("Link")!] = page.link(after: next)
+        return headers
     }
 
     /// 202 and the id once the watch took it; refused without the token when one is configured, and from

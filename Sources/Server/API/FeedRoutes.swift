@@ -5,8 +5,13 @@ import Presentation
 
 /// `GET /feed.atom` and `GET /feed.json`: the latest items through Presentation's feed renderers (the ones
 /// `-f atom` and `-f jsonfeed` use), so ids are the same stable `urn:aggregate:<source>:<item>` and a reader
-/// subscribed here sees each item once. `?source=a,b` narrows the feed; newest first.
+/// subscribed here sees each item once. Newest first, the newest `limit` entries (a reader polling every few
+/// minutes downloads a page, not the corpus); `?source=a,b` narrows the feed.
 struct FeedRoutes: Sendable {
+    /// Entries by default, and at most (`?limit=`).
+    static let defaultLimit = 100
+    static let maxLimit = 1_000
+
     let state: ServeState
     let cache: RepresentationCache
 
@@ -33,10 +38,22 @@ struct FeedRoutes: Sendable {
         let snapshot = state.snapshot
         do throws(RequestProblem) {
             return try cache.respond(to: request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
-                let watched = snapshot.sources.map(\.id)
+                let watched = Set(snapshot.sources.map(\.id))
                 var selected: [String]?
+                var limit = Self.defaultLimit
+                var given: Set<String> = []
                 for (name, value) in APIRoutes.parameters(request) {
-                    guard name == "source" else { throw RequestProblem(parameter: name, "unknown parameter (known: source)") }
+                    guard name == "source" || name == "limit" else {
+                        throw RequestProblem(parameter: name, "unknown parameter (known: limit, source)")
+                    }
+                    guard given.insert(name).inserted else { throw RequestProblem(parameter: name, "given more than once") }
+                    if name == "limit" {
+                        guard let number = Int(value), (1...Self.maxLimit).contains(number) else {
+                            throw RequestProblem(parameter: name, "a whole number from 1 to \(Self.maxLimit)")
+                        }
+                        limit = number
+                        continue
+                    }
                     let ids = value.split(separator: ",").map(String.init)
                     if let unknown = ids.first(where: { !watched.contains($0) }) ?? (ids.isEmpty ? "(empty)" : nil) {
                         throw RequestProblem(parameter: "source", "unknown source \(unknown)")
@@ -44,9 +61,12 @@ struct FeedRoutes: Sendable {
                     selected = ids
                 }
                 var report = snapshot.report
-                if let selected { report.sources.removeAll { !selected.contains($0.id) } }
-                report = ShapeItemsUseCase(ItemShaping(order: .date)).execute(report)
-                let options = RenderOptions(feed: Self.metadata(request, sources: selected))
+                if let selected {
+                    let wanted = Set(selected)
+                    report.sources.removeAll { !wanted.contains($0.id) }
+                }
+                report = NewestItems(report, limit: limit).report
+                let options = RenderOptions(feed: Self.metadata(request, sources: selected, watched: watched.count))
                 return Representation(Array(render(report, options).utf8), contentType: contentType)
             }
         } catch {
@@ -55,12 +75,13 @@ struct FeedRoutes: Sendable {
     }
 
     /// The feed's own addresses, from the Host the client used (the dashboard is the feed's page).
-    static func metadata(_ request: Request, sources: [String]?) -> FeedMetadata {
+    /// Without a selection a feed over many sources is titled by their number, not a list of every id.
+    static func metadata(_ request: Request, sources: [String]?, watched: Int) -> FeedMetadata {
         guard let authority = request.head.authority, let base = URL(string: "http://\(authority)/") else {
             return FeedMetadata()
         }
         return FeedMetadata(
-            title: sources.map { "aggregate: " + $0.joined(separator: ", ") },
+            title: sources.map { "aggregate: " + $0.joined(separator: ", ") } ?? (watched > 10 ? "aggregate: \(watched) sources" : nil),
             link: base, selfURL: URL(string: request.uri.string, relativeTo: base)?.absoluteURL)
     }
 }

@@ -5,7 +5,7 @@ import Presentation
 /// The server's own JSON shapes (the report itself is Presentation's `--format json` contract).
 enum ServeJSON {
     /// A source's state (`/api/sources`, the `source` event): `status` is `loading` until its first cycle
-    /// ended, then the report's status; `error`, `lastSuccess`, `updated` and `nextRefresh` are null when
+    /// ended, then the report's status; `durationMs` (the last cycle's), `error`, `lastSuccess`, `updated` and `nextRefresh` are null when
     /// there is nothing to say.
     static func writeSource(_ source: WatchSourceState, to writer: inout JSONWriter) {
         writer.beginObject()
@@ -21,6 +21,8 @@ enum ServeJSON {
         writer.string(source.report?.cache.rawValue)
         writer.key("itemCount")
         writer.int(source.report?.itemCount ?? 0)
+        writer.key("durationMs")
+        if let report = source.report { writer.int(Int((max(0, report.duration) * 1000).rounded())) } else { writer.null() }
         writer.key("lastSuccess")
         writer.string(source.lastSuccessAt.map(ISO8601.string(from:)))
         writer.key("updated")

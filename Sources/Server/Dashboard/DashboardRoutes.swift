@@ -2,11 +2,14 @@ import Foundation
 import Hummingbird
 import Presentation
 
-/// `GET /` (Presentation's `DashboardPage`), a card alone for the script, the script and style sheet, and the
-/// login form that sets the session cookie when a token is configured.
+/// `GET /` (Presentation's `DashboardPage`: summary, filters, the table of sources), `/sources/{id}` (a
+/// source's page and items), `/items` (the newest items), `/summary` and `/cards/{id}` (fragments for the
+/// script), the script and style sheet, and the login form that sets the session cookie when a token is
+/// configured. Pages go through the `RepresentationCache` like the API: rendered once per state, gzip when asked.
 struct DashboardRoutes: Sendable {
     let state: ServeState
     let access: AccessControl
+    let cache: RepresentationCache
 
     /// Only this server's own script and style; images from anywhere on the web (movie posters).
     static let securityHeaders: HTTPFields = [
@@ -17,20 +20,68 @@ struct DashboardRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { request, _ in
-            html(DashboardPage(canRefresh: access.mayRefresh(request)).page(state.snapshot.sources))
+            page(request) { snapshot throws(RequestProblem) in
+                let filter = try DashboardQuery.filter(APIRoutes.parameters(request))
+                return DashboardPage(summary: state.summary(snapshot.sources), filter: filter)
+                    .page(snapshot.sources, histories: state.histories)
+            }
+        }
+        router.get("/summary") { request, _ in
+            page(request) { snapshot throws(RequestProblem) in
+                DashboardPage(summary: state.summary(snapshot.sources), filter: DashboardFilter()).summarySection(snapshot.sources)
+            }
+        }
+        router.get("/items") { request, _ in
+            page(request) { snapshot throws(RequestProblem) in
+                var number = 1
+                for (name, value) in APIRoutes.parameters(request) {
+                    guard name == "page" else { throw RequestProblem(parameter: name, "unknown parameter (known: page)") }
+                    number = try DashboardQuery.page(value, max: NewestItemsPage.maxPage)
+                }
+                let wanted = number * NewestItemsPage.pageSize
+                let items = NewestItems(snapshot.report, limit: wanted + 1).items
+                let shown = Array(items.dropFirst(wanted - NewestItemsPage.pageSize).prefix(NewestItemsPage.pageSize))
+                return NewestItemsPage(page: number).page(shown, hasMore: items.count > wanted)
+            }
+        }
+        router.get("/sources/:id") { request, context in
+            let id = context.parameters.get("id")?.removingPercentEncoding ?? ""
+            let canRefresh = access.mayRefresh(request)
+            return page(request, variant: canRefresh ? "refresh:" : "") { snapshot throws(RequestProblem) in
+                guard let source = snapshot.sources.first(where: { $0.id == id }) else {
+                    throw RequestProblem(.notFound, parameter: "id", "no source \(id) is watched")
+                }
+                return SourceCard(canRefresh: canRefresh).page(source, history: state.history(id))
+            }
         }
         router.get("/cards/:id") { request, context in
             let id = context.parameters.get("id")?.removingPercentEncoding ?? ""
             guard let source = state.source(id) else {
                 return RequestProblem(.notFound, parameter: "id", "no source \(id) is watched").response
             }
-            return html(DashboardPage(canRefresh: access.mayRefresh(request)).card(source))
+            return html(SourceCard(canRefresh: access.mayRefresh(request)).card(source, history: state.history(id)))
         }
         router.get("/dashboard.js") { _, _ in asset(DashboardAssets.script, "text/javascript; charset=utf-8") }
         router.get("/dashboard.css") { _, _ in asset(DashboardAssets.style, "text/css; charset=utf-8") }
         router.get("/favicon.ico") { _, _ in asset(Self.icon, "image/svg+xml") }
         router.get("/login") { _, _ in loginForm(failed: false) }
         router.post("/login") { request, _ in try await login(request) }
+    }
+
+    /// A page of the current state: rendered once per state and target (and viewer `variant`), gzip when asked.
+    private func page(
+        _ request: Request, variant: String = "", render: (ServeState.Snapshot) throws(RequestProblem) -> String
+    ) -> Response {
+        let snapshot = state.snapshot
+        var headers = Self.securityHeaders
+        headers[.init("X-Robots-Tag")!] = "noindex"
+        do throws(RequestProblem) {
+            return try cache.respond(to: request, version: snapshot.version, variant: variant) { () throws(RequestProblem) -> Representation in
+                Representation(Array(try render(snapshot).utf8), contentType: "text/html; charset=utf-8", headers: headers)
+            }
+        } catch {
+            return error.response
+        }
     }
 
     /// Browsers ask for it on every page: a small mark rather than a logged 404.

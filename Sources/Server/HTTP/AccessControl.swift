@@ -128,9 +128,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     static func route(_ path: String) -> String {
         if path.hasPrefix("/api/sources/"), path.hasSuffix("/refresh") { return "/api/sources/{id}/refresh" }
         if path.hasPrefix("/cards/") { return "/cards/{id}" }
+        if path.hasPrefix("/sources/") { return "/sources/{id}" }
         let known: Set<String> = [
             "/", "/login", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz", "/readyz",
-            "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico",
+            "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico", "/items", "/summary",
         ]
         return known.contains(path) ? path : "other"
     }

@@ -13,10 +13,13 @@ struct Representation: Sendable {
     /// A strong ETag: a digest of the bytes, so it is the same for the same bytes and never for others.
     var etag: String
     var gzipped: ByteBuffer?
+    /// Sent with it besides the content headers (a page's security headers).
+    var headers: HTTPFields
 
-    init(_ bytes: [UInt8], contentType: String) {
+    init(_ bytes: [UInt8], contentType: String, headers: HTTPFields = [:]) {
         self.body = ByteBuffer(bytes: bytes)
         self.contentType = contentType
+        self.headers = headers
         let digest = SHA256.hash(data: bytes).prefix(12).hexDigits
         self.etag = "\"\(digest)\""
     }
@@ -26,8 +29,11 @@ struct Representation: Sendable {
 
     /// The response for `request`: 304 when its `If-None-Match` names this ETag, gzip when it accepts it.
     func response(to request: Request, gzip: ByteBuffer?) -> Response {
-        var headers: HTTPFields = [.contentType: contentType, .eTag: etag, .vary: "Accept-Encoding",
-                                   .cacheControl: "no-cache"]
+        var headers = self.headers
+        headers[.contentType] = contentType
+        headers[.eTag] = etag
+        headers[.vary] = "Accept-Encoding"
+        headers[.cacheControl] = "no-cache"
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -65,21 +71,26 @@ struct Representation: Sendable {
 }
 
 /// Rendered bodies of the current state, by request target: a state seen by many clients (a dashboard on
-/// many screens, a scraper, a benchmark) is rendered and compressed once. Cleared when the state changes.
+/// many screens, a scraper, a benchmark) is rendered and compressed once. Cleared when the state changes, and
+/// bounded in entries and bytes (every response is bounded, so one entry is small; the cap keeps many distinct
+/// queries from holding many copies of the items' text).
 final class RepresentationCache: Sendable {
     private struct State {
         var version = -1
         var entries: [String: Representation] = [:]
+        var bytes = 0
     }
 
     private let state = Mutex(State())
     static let maxEntries = 256
+    static let maxBytes = 16 << 20
 
-    /// The response for `request` under state `version`, rendering with `render` when not cached.
+    /// The response for `request` under state `version`, rendering with `render` when not cached; `variant`
+    /// tells apart bodies of one target that differ by viewer (a page with or without refresh buttons).
     func respond(
-        to request: Request, version: Int, render: () throws(RequestProblem) -> Representation
+        to request: Request, version: Int, variant: String = "", render: () throws(RequestProblem) -> Representation
     ) throws(RequestProblem) -> Response {
-        let key = request.uri.description
+        let key = variant + request.uri.description
         let gzip = Representation.acceptsGzip(request)
         var cached = state.withLock { state in state.version == version ? state.entries[key] : nil }
         if cached == nil { cached = try render() }
@@ -94,9 +105,18 @@ final class RepresentationCache: Sendable {
                 guard version > state.version else { return }  // an older state's body is not kept
                 state.version = version
                 state.entries.removeAll(keepingCapacity: true)
+                state.bytes = 0
             }
-            if state.entries.count >= Self.maxEntries { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = representation
+            let size = representation.body.readableBytes + (representation.gzipped?.readableBytes ?? 0)
+            guard size <= Self.maxBytes / 4 else { return }  // a body this large is rendered each time
+            if state.entries.count >= Self.maxEntries || state.bytes + size > Self.maxBytes {
+                state.entries.removeAll(keepingCapacity: true)
+                state.bytes = 0
+            }
+            if let previous = state.entries.updateValue(representation, forKey: key) {
+                state.bytes -= previous.body.readableBytes + (previous.gzipped?.readableBytes ?? 0)
+            }
+            state.bytes += size
         }
         return representation.response(to: request, gzip: compressed)
     }

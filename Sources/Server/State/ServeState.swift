@@ -15,6 +15,13 @@ final class ServeState: WatchObserver {
     /// Item ids of each source's latest result: which items are new when the store's item history cannot say
     /// (no store, or it failed); then an item that left a source's result and came back is announced again.
     private let latest = Mutex<[String: Set<String>]>([:])
+    /// What the dashboard shows beyond the view model: each source's last refreshes, the items new this hour.
+    private let health = Mutex(Health())
+
+    private struct Health {
+        var histories: [String: RefreshHistory] = [:]
+        var newItems = HourlyCount()
+    }
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics) {
         self.view = WatchViewModel(sources: sources)
@@ -37,6 +44,16 @@ final class ServeState: WatchObserver {
         }
     }
 
+    /// Each source's last refreshes.
+    var histories: [String: RefreshHistory] { health.withLock { $0.histories } }
+
+    func history(_ id: String) -> RefreshHistory? { health.withLock { $0.histories[id] } }
+
+    /// The dashboard's summary of `sources` now.
+    func summary(_ sources: [WatchSourceState], at date: Date = Date()) -> DashboardSummary {
+        DashboardSummary(sources, newLastHour: health.withLock { $0.newItems.total(at: date) })
+    }
+
     var snapshot: Snapshot {
         let (sources, version) = view.snapshot
         return Snapshot(sources: sources, version: version)
@@ -48,7 +65,10 @@ final class ServeState: WatchObserver {
 
     func watchDidStart(_ ids: [String]) {
         view.sourcesDidStart(ids)
-        for id in ids { if let state = source(id) { events.publish("source", data: ServeJSON.source(state)) } }
+        let starting = Set(ids)
+        for state in view.snapshot.sources where starting.contains(state.id) {
+            events.publish("source", data: ServeJSON.source(state))
+        }
     }
 
     func watch(didFinish report: SourceReport, next: Date?) {
@@ -59,7 +79,6 @@ final class ServeState: WatchObserver {
     /// source and comes back, across restarts and across servers sharing a store.
     func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?) {
         let now = Date()
-        view.source(didFinish: report, at: now, next: next)
         let new = latest.withLock { latest -> [Item] in
             // A failed cycle delivers nothing new and forgets nothing (a stale copy has the items of before).
             guard report.status == .ok || report.status == .stale || !report.items.isEmpty else { return [] }
@@ -68,6 +87,12 @@ final class ServeState: WatchObserver {
             if let newItemIDs { return report.items.filter { newItemIDs.contains($0.id) } }
             return report.items.filter { !previous.contains($0.id) }
         }
+        health.withLock { health in
+            health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
+            health.newItems.add(new.count, at: now)
+        }
+        // After the history: a page rendered for the version this bumps shows this refresh.
+        view.source(didFinish: report, at: now, next: next)
         metrics.record(report, newItems: new.count, at: now)
         if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
         for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
@@ -76,5 +101,7 @@ final class ServeState: WatchObserver {
     /// After a manifest reload (SIGHUP): these sources, in this order.
     func reloaded(sources: [String]) {
         view.replaceSources(sources)
+        let kept = Set(sources)
+        health.withLock { health in health.histories = health.histories.filter { kept.contains($0.key) } }
     }
 }
