@@ -17,6 +17,8 @@ public struct Manifest: Sendable, Hashable {
         /// Most HTTP requests in flight at once across every source (each source's `concurrency` still
         /// applies within it).
         public var maxConcurrentRequests: Int = Defaults.defaultMaxConcurrentRequests
+        /// `filter`: applied to every source's items, before the source's own (`Manifest+Filter.swift`).
+        public var filter: Filter?
 
         public static let defaultCacheTTLSeconds: Double = 300
         public static let defaultRefreshSeconds: Double = 300
@@ -55,6 +57,9 @@ public struct Manifest: Sendable, Hashable {
         public var options: JSONValue
         /// Position in `sources`, for JSON paths in later messages.
         public var index: Int
+        /// The filters its items pass, in order: `defaults.filter`, then its own `filter` (`"filter": null`
+        /// leaves out the default). Empty: every item is kept.
+        public var filters: [Filter] = []
 
         public var optionsPath: String { "sources[\(index)].options" }
     }
