@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import JQ
+import ProviderKit
 
 extension Manifest {
     /// `"filter"` (in `defaults` or a source): which items are kept, decided before the item history, `--new`,

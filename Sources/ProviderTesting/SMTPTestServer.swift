@@ -52,8 +52,9 @@ public final class SMTPTestServer: Sendable {
              login ?? "", password ?? "", String(failures), String(port)],
             environment: ProcessInfo.processInfo.environment)
         guard await process.waitFor({ stdout, _ in stdout.contains("ready ") }) else {
+            process.signal(SIGKILL)
             let result = await process.finish()
-            throw Failure(message: "the SMTP test server did not start: \(result.stderr)")
+            throw Failure(message: "the SMTP test server did not start: \(result.stdout) \(result.stderr)")
         }
         let line = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("ready ") } ?? ""
         return SMTPTestServer(process: process, port: Int(line.dropFirst(6)) ?? 0)
@@ -77,7 +78,8 @@ public final class SMTPTestServer: Sendable {
         }
     }
 
-    /// Suspends until `count` messages were taken (false when the server ended first).
+    /// Suspends until `count` messages were taken (false when the server ended first). Call it only when the
+    /// client was told they were taken: the line may still be on its way through the pipe.
     public func waitForMessages(_ count: Int) async -> Bool {
         await process.waitFor { stdout, _ in stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count >= count }
     }
@@ -88,7 +90,7 @@ public final class SMTPTestServer: Sendable {
     }
 
     static let script = #"""
-        import asyncio, base64, json, signal, ssl, sys
+        import asyncio, base64, json, ssl, sys
         from aiosmtpd.smtp import SMTP, AuthResult
 
         mode, certificate, key, login, password, failures, port = sys.argv[1:8]
@@ -104,14 +106,14 @@ public final class SMTPTestServer: Sendable {
                 print(json.dumps({
                     "from": envelope.mail_from, "to": envelope.rcpt_tos,
                     "data": base64.b64encode(envelope.original_content).decode(),
-                    "tls": session.ssl is not None, "login": getattr(session, "login_data", None),
+                    "tls": session.ssl is not None, "login": getattr(session, "aggregate_login", None),
                 }), flush=True)
                 return "250 2.0.0 OK"
 
         def authenticate(server, session, envelope, mechanism, data):
             ok = bool(login) and data.login.decode() == login and data.password.decode() == password
             if ok:
-                session.login_data = login
+                session.aggregate_login = login
             return AuthResult(success=ok, handled=False)
 
         def factory():
@@ -124,7 +126,6 @@ public final class SMTPTestServer: Sendable {
         server = loop.run_until_complete(loop.create_server(
             factory, host="127.0.0.1", port=int(port), ssl=context if mode == "implicit" else None))
         print("ready", server.sockets[0].getsockname()[1], flush=True)
-        loop.add_signal_handler(signal.SIGTERM, loop.stop)
         loop.run_forever()
         """#
 }

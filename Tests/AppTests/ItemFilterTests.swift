@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import ProviderKit
 import ProviderTesting
 import Synchronization
 import Testing

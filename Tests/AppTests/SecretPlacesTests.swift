@@ -1,6 +1,7 @@
 @testable import App
 import Domain
 import Foundation
+import ProviderKit
 import ProviderTesting
 import Testing
 
@@ -61,7 +62,7 @@ struct SecretPlacesTests {
         let result = await withCheckedContinuation { continuation in
             container.sinkDirectory.transport(for: sink, cancellation: nil) { continuation.resume(returning: $0) }
         }
-        guard case .failure(let error) = result else { return Issue.record("a missing secret file must fail the sink") }
+        guard case .failure(let error) = result else { Issue.record("a missing secret file must fail the sink"); return }
         #expect(error.message.contains("secret: secret file"), "\(error.message)")
     }
 }

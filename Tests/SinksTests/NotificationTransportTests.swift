@@ -116,7 +116,7 @@ struct NotificationTransportTests {
         let result = await send(transport, Self.oneItem)
         await server.stop()
 
-        guard case .rejected(let error) = result else { return Issue.record("\(result)") }
+        guard case .rejected(let error) = result else { Issue.record("\(result)"); return }
         #expect(!error.message.contains("s3cretpath"), "\(error.message)")
         #expect(error.message.contains("404"))
     }
