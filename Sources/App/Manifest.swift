@@ -19,6 +19,10 @@ public struct Manifest: Sendable, Hashable {
         public var maxConcurrentRequests: Int = Defaults.defaultMaxConcurrentRequests
         /// `filter`: applied to every source's items, before the source's own (`Manifest+Filter.swift`).
         public var filter: Filter?
+        /// Most connections to one host and port at once across every source, for politeness towards one server;
+        /// nil: no limit but `maxConcurrentRequests` (requests beyond it wait for a connection, or share an HTTP/2
+        /// one).
+        public var maxConnectionsPerHost: Int?
 
         public static let defaultCacheTTLSeconds: Double = 300
         public static let defaultRefreshSeconds: Double = 300

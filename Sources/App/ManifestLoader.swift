@@ -11,7 +11,8 @@ public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
     static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
     static let defaultsKeys = [
-        "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "filter",
+        "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
+        "filter",
     ]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options", "filter",
@@ -68,9 +69,11 @@ public enum ManifestLoader {
                 defaults.refreshSeconds = seconds(object["refreshSeconds"], "defaults.refreshSeconds", problem)
                     ?? defaults.refreshSeconds
                 defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
-                defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], problem)
+                defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], "defaults.maxConcurrentRequests", problem)
                     ?? defaults.maxConcurrentRequests
                 defaults.filter = object["filter"].flatMap { filter($0, path: "defaults.filter", report: problem) }
+                defaults.maxConnectionsPerHost = maxConcurrentRequests(
+                    object["maxConnectionsPerHost"], "defaults.maxConnectionsPerHost", problem)
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
@@ -249,11 +252,12 @@ public enum ManifestLoader {
         return number
     }
 
-    private static func maxConcurrentRequests(_ value: JSONValue?, _ report: (String, String) -> Void) -> Int? {
+    /// `defaults.maxConcurrentRequests` or `defaults.maxConnectionsPerHost` (at `path`): 1 to 1,024.
+    private static func maxConcurrentRequests(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Int? {
         guard let value else { return nil }
         let range = Manifest.Defaults.maxConcurrentRequestsRange
         guard case .int(let number) = value, range.contains(number) else {
-            report("defaults.maxConcurrentRequests",
+            report(path,
                    "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.compactJSON)")
             return nil
         }

@@ -78,6 +78,11 @@ public enum ManifestSchema {
                     "$ref": "#/$defs/filter",
                     "description": "Applied to every source's items, before the source's own filter.",
                 ]),
+                "maxConnectionsPerHost": .object([
+                    "type": "integer", "minimum": .int(Manifest.Defaults.maxConcurrentRequestsRange.lowerBound),
+                    "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
+                    "description": "Most connections to one host at once across every source (default: no limit but maxConcurrentRequests).",
+                ]),
             ]),
         ])
     }

@@ -85,29 +85,4 @@ CURLcode curl_mime_headers(curl_mimepart *part, struct curl_slist *headers, int 
 }
 CURLcode curl_mime_subparts(curl_mimepart *part, curl_mime *subparts) { return REAL(curl_mime_subparts)(part, subparts); }
 
-// Until the URLSession transport is gone: the static FoundationNetworking of a release build calls these
-// variadic functions by name. Their one argument after the option is read as a pointer-sized word, which is how
-// a long, a pointer and a curl_off_t are all passed on the LP64 Linux ABIs (x86_64, aarch64).
-#include <stdarg.h>
-#define ONE_WORD_AFTER(last, value)                                                                          \
-    void *value;                                                                                             \
-    do {                                                                                                     \
-        va_list arguments;                                                                                   \
-        va_start(arguments, last);                                                                           \
-        value = va_arg(arguments, void *);                                                                   \
-        va_end(arguments);                                                                                   \
-    } while (0)
-CURLcode curl_easy_setopt(CURL *easy, CURLoption option, ...) {
-    ONE_WORD_AFTER(option, value);
-    return REAL(curl_easy_setopt)(easy, option, value);
-}
-CURLcode curl_easy_getinfo(CURL *easy, CURLINFO info, ...) {
-    ONE_WORD_AFTER(info, value);
-    return REAL(curl_easy_getinfo)(easy, info, value);
-}
-CURLMcode curl_multi_setopt(CURLM *multi, CURLMoption option, ...) {
-    ONE_WORD_AFTER(option, value);
-    return REAL(curl_multi_setopt)(multi, option, value);
-}
-
 #endif

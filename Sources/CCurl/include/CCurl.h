@@ -13,6 +13,7 @@
 #if !__has_include(<curl/curl.h>)
 #error "aggregate needs libcurl's headers: install libcurl4-openssl-dev (Debian/Ubuntu: apt-get install libcurl4-openssl-dev; Fedora: libcurl-devel)"
 #endif
+
 #endif
 
 #include <curl/curl.h>
@@ -44,5 +45,20 @@ CURLMcode aggregate_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, 
 // MARK: - Messages
 /// The result of a finished transfer (`CURLMsg.data.result`, a member of an anonymous union).
 CURLcode aggregate_curl_message_result(const CURLMsg *message);
+
+
+// MARK: - The server's certificate
+/// The subject and issuer of the certificate a server presented (its leaf), as `CN=localhost, O=Example`.
+typedef struct {
+    char subject[256];
+    char issuer[256];
+} aggregate_curl_certificate_names;
+
+/// Has the transfer record the server certificate's names in `names` during the TLS handshake, whether or not
+/// verification then accepts it: libcurl's CURLOPT_CERTINFO is filled only after a handshake succeeded, and the
+/// certificates worth naming are the ones that failed. Uses CURLOPT_SSL_CTX_FUNCTION, so only where libcurl is
+/// built on OpenSSL (Debian's and Fedora's libcurl); elsewhere `names` stays empty. `names` must outlive the
+/// transfer.
+void aggregate_curl_record_certificate(CURL *easy, aggregate_curl_certificate_names *names);
 
 #endif

@@ -6,27 +6,38 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     private let locations: [FeedLocation]
     private let maxEntriesPerFeed: Int
     private let label: @Sendable (FeedLocation) -> String
+    private let tags: [String]
 
-    /// - Parameter label: how a feed is named in its warning or error; the provider redacts credentials in
-    ///   URLs here (a feed URL may carry `?token=…`), which Domain cannot do itself.
+    /// - Parameters:
+    ///   - label: how a feed is named in its warning or error; the provider redacts credentials in URLs here (a
+    ///     feed URL may carry `?token=…`), which Domain cannot do itself.
+    ///   - tags: the source's own labels (an OPML category), carried by every item as `fields.tags`.
     public init(
-        repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int,
+        repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int, tags: [String] = [],
         label: @escaping @Sendable (FeedLocation) -> String = { $0.description }
     ) {
         self.repository = repository
         self.locations = locations
         self.maxEntriesPerFeed = maxEntriesPerFeed
+        self.tags = tags
         self.label = label
     }
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
+        let tags: JSONValue? = self.tags.isEmpty ? nil : .array(self.tags.map(JSONValue.string))
         sink.collect(locations.map(label), context: context) { index, done in
             repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) { result in
                 if case .success(let feed) = result {
                     for warning in feed.warnings { sink.warn("\(label(locations[index])): \(warning)") }
                 }
-                done(result.map { feed in feed.entries.prefix(maxEntries).map { $0.toItem(in: feed) } })
+                done(result.map { feed in
+                    feed.entries.prefix(maxEntries).map { entry in
+                        var item = entry.toItem(in: feed)
+                        if let tags { item.fields["tags"] = tags }
+                        return item
+                    }
+                })
             }
         }
     }
@@ -46,12 +57,13 @@ extension FeedEntry {
     /// provider's feed reader does).
     public func itemFields(feedTitle: String?, reserving extra: Int = 0) -> JSONObject {
         var members: [JSONObject.Member] = []
-        members.reserveCapacity(9 + extra)
+        members.reserveCapacity(10 + extra)
         if let author { members.append(("author", .string(author))) }
         members.append(("categories", .array(categories.map(JSONValue.string))))
         if let content { members.append(("content", .string(content))) }
         if let enclosureURL { members.append(("enclosureURL", .string(enclosureURL.absoluteString))) }
         if let feedTitle { members.append(("feedTitle", .string(feedTitle))) }
+        if let image { members.append(("image", .string(image.absoluteString))) }
         if let published {
             members.append(("published", .string(ISO8601.string(from: published))))
         } else if let publishedRaw {
