@@ -111,6 +111,14 @@ let package = Package(
         .target(name: "CJQ", dependencies: ["CLibraryOnDemand"], linkerSettings: [
             .linkedLibrary("jq", .when(platforms: [.macOS])),
         ]),
+        // A compiled jq program with its own lock: what `--jq` (Presentation) and manifest filters (App) share.
+        .target(name: "JQ", dependencies: ["CJQ"]),
+
+        // Mustache templates with the project's helpers: `--template` (Presentation) and the sinks' messages.
+        .target(name: "Templating", dependencies: [
+            "Domain",
+            .product(name: "Mustache", package: "swift-mustache"),
+        ]),
 
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: ["Domain", "ProviderKit"]),
@@ -138,7 +146,7 @@ let package = Package(
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
         // provider's process handling). Domain's `DeliverToSinkUseCase` drives them; App builds them.
         .target(name: "Sinks", dependencies: [
-            "Domain", "HTTPClient", "ExecProvider",
+            "Domain", "HTTPClient", "ExecProvider", "Templating", "CCurl",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -149,7 +157,7 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
-            "FeedParsing", "Persistence", "PostgresStore", "Sinks",
+            "FeedParsing", "Persistence", "PostgresStore", "Sinks", "JQ",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -157,10 +165,7 @@ let package = Package(
         // MARK: - Presentation
         // The aggregate view model and the renderers (table, JSON, NDJSON, CSV, Markdown, live progress), and
         // the output shapers: `--jq` (libjq) and `--template` (Mustache).
-        .target(name: "Presentation", dependencies: [
-            "Domain", "CJQ",
-            .product(name: "Mustache", package: "swift-mustache"),
-        ]),
+        .target(name: "Presentation", dependencies: ["Domain", "JQ", "Templating"]),
 
         // MARK: - Server
         // `aggregate serve`: HTTP routes (Hummingbird) thin over App's watch engine and Presentation's renderers,
@@ -290,7 +295,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksTests", dependencies: [
-            "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting",
+            "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting", "Templating",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ServerTests", dependencies: [

@@ -19,7 +19,8 @@ struct ProvidersCommand: ParsableCommand {
             for option in provider.options {
                 let requirement = option.required ? "required" : option.defaultValue.map { "default: \($0)" } ?? "optional"
                 let tuning = option.identity == .tuning ? ", tuning" : ""
-                let secret = option.secret ? ", secret: or {\"fromFile\": PATH} / {\"fromCommand\": [...]}" : ""
+                let secret = option.secret ? ", secret: or {\"fromFile\": PATH} / {\"fromCommand\": [...]}"
+                    : option.secretValues ? ", each value secret: or {\"fromFile\": PATH} / {\"fromCommand\": [...]}" : ""
                 output += "  \(option.name)  \(option.type)  (\(requirement)\(tuning)\(secret))\n"
                 for line in TextColumns.wrap(option.help, width: width - 6) {
                     output += "      \(line)\n"

@@ -260,8 +260,9 @@ struct RunCommand: ParsableCommand {
         for source in report.sources {
             if verbose {
                 let milliseconds = Int((source.duration * 1000).rounded())
+                let filtered = source.filteredItemCount.map { ", \($0) filtered out" } ?? ""
                 Terminal.writeError(
-                    "aggregate: \(source.id): \(source.status.rawValue), \(source.itemCount) items, \(milliseconds) ms\n")
+                    "aggregate: \(source.id): \(source.status.rawValue), \(source.itemCount) items\(filtered), \(milliseconds) ms\n")
             }
             guard !quiet, !tableShowsProblems else { continue }
             if let error = source.error {

@@ -104,7 +104,9 @@ public struct AppDIContainer: Sendable {
 
     /// The manifest's sinks' transports, from this environment.
     var sinkDirectory: SinkDirectory {
-        SinkDirectory(environment: environment, baseDirectory: manifest.baseDirectory, logger: logger)
+        SinkDirectory(
+            environment: environment, baseDirectory: manifest.baseDirectory, logger: logger, secretCache: secretCache,
+            defaultCAFile: manifest.defaults.caFile)
     }
 
     /// What `aggregate list` shows: each source, whether it would run, and why not.

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import ProviderKit
+import Sinks
 
 extension Manifest {
     /// A place new items are delivered to: `"sinks": [{ "id", "type", "sources", "batch", … }]`.
@@ -10,6 +11,38 @@ extension Manifest {
             case webhook
             /// A program that reads the batch as NDJSON on stdin.
             case exec
+            /// A notification per delivery on an ntfy topic.
+            case ntfy
+            /// A message per delivery to a Slack (Mattermost, Discord) incoming webhook.
+            case slack
+            /// One digest email per pass (or per hour, per day) with every new item, through SMTP.
+            case email
+
+            /// Items per delivery unless the sink says: one notification per item for ntfy, a readable
+            /// message for Slack.
+            var defaultBatch: Int {
+                switch self {
+                case .webhook, .exec: Sink.defaultBatch
+                case .ntfy: 1
+                case .slack: 20
+                case .email: 10_000
+                }
+            }
+
+            /// Settings that hold a credential: a string (`${VAR}`) or a secret reference (`fromFile`,
+            /// `fromCommand`).
+            var secretKeys: Set<String> {
+                switch self {
+                case .webhook: ["secret"]
+                case .exec: []
+                case .ntfy: ["token"]
+                case .slack: ["url"]
+                case .email: ["username", "password"]
+                }
+            }
+
+            /// Settings whose every value may be a credential (an environment).
+            var secretMemberKeys: Set<String> { self == .exec ? ["env"] : [] }
         }
 
         public static let defaultBatch = 100
@@ -33,6 +66,16 @@ extension Manifest {
 
         public var path: String { "sinks[\(index)]" }
 
+        /// `digest` of an email sink: how long its items gather before a message goes out.
+        public static let digestPeriods: [String: Double] = ["hourly": 3600, "daily": 86_400]
+
+        /// How its pending deliveries go out: an email is a digest of all of them (once the oldest has waited
+        /// the `digest` period), the others one attempt each.
+        public var grouping: SinkGrouping {
+            guard kind == .email else { return .each }
+            return .digest(period: settings["digest"]?.stringValue.flatMap { Self.digestPeriods[$0] } ?? 0)
+        }
+
         /// Whether items of `source` go to this sink.
         public func takes(_ source: String) -> Bool { sources?.contains(source) ?? true }
     }
@@ -40,7 +83,11 @@ extension Manifest {
 
 extension ManifestLoader {
     static let sinkKeys = ["id", "type", "sources", "batch", "timeoutSeconds", "maxRetries"]
-    static let sinkTypeKeys: [Manifest.Sink.Kind: [String]] = [.webhook: ["url", "secret"], .exec: ["command", "args", "env"]]
+    static let sinkTypeKeys: [Manifest.Sink.Kind: [String]] = [
+        .webhook: ["url", "secret"], .exec: ["command", "args", "env"], .ntfy: ["url", "token", "priority", "tags"],
+        .slack: ["url", "template"],
+        .email: ["url", "from", "to", "username", "password", "subject", "digest", "caFile"],
+    ]
 
     /// Reads `sinks`, reporting every problem with its JSON path. `sourceIDs`: the manifest's source ids, which a
     /// sink's `sources` must name.
@@ -93,7 +140,7 @@ extension ManifestLoader {
             if let kind { checkSettings(kind, object, path: path, report: problem) }
             guard let id, let kind else { continue }
             sinks.append(Manifest.Sink(
-                id: id, kind: kind, sources: sources, batch: batch ?? Manifest.Sink.defaultBatch,
+                id: id, kind: kind, sources: sources, batch: batch ?? kind.defaultBatch,
                 timeoutSeconds: timeout ?? Manifest.Sink.defaultTimeoutSeconds,
                 maxRetries: maxRetries ?? SinkRetryPolicy.defaultMaxRetries,
                 settings: object.filter { sinkTypeKeys[kind]?.contains($0.key) == true }, index: index))
@@ -129,10 +176,14 @@ extension ManifestLoader {
     private static func checkSettings(
         _ kind: Manifest.Sink.Kind, _ object: JSONObject, path: String, report problem: (String, String) -> Void
     ) {
+        let references = SecretReferences(
+            .object(object), secretKeys: kind.secretKeys, secretMemberKeys: kind.secretMemberKeys, path: path)
+        for reference in references.problems { problem(reference.path, reference.message) }
         func string(_ key: String, required: Bool) {
             switch object[key] {
             case nil: if required { problem("\(path).\(key)", "required for a \(kind.rawValue) sink") }
             case .string(let text)?: if text.isEmpty { problem("\(path).\(key)", "must not be empty") }
+            case .object? where kind.secretKeys.contains(key): break  // a secret reference, checked above
             case let other?: problem("\(path).\(key)", "expected a string, found \(other.typeName)")
             }
         }
@@ -140,6 +191,41 @@ extension ManifestLoader {
         case .webhook:
             string("url", required: true)
             string("secret", required: false)
+        case .ntfy:
+            string("url", required: true)
+            string("token", required: false)
+            switch object["priority"] {
+            case nil: break
+            case .int(let number)? where (1...5).contains(number): break
+            case .string(let name)? where NtfyTransport.priorities[name] != nil: break
+            case let other?:
+                problem("\(path).priority", "expected 1 to 5 or one of \(NtfyTransport.priorities.keys.sorted().joined(separator: ", ")), "
+                    + "found \(other.compactJSON)")
+            }
+            if let tags = object["tags"], tags.arrayValue?.allSatisfy({ $0.stringValue?.isEmpty == false }) != true {
+                problem("\(path).tags", "expected an array of tag names (ntfy shows emoji for some), found \(tags.compactJSON)")
+            }
+        case .slack:
+            string("url", required: true)
+            string("template", required: false)
+        case .email:
+            for key in ["url", "from"] { string(key, required: true) }
+            for key in ["username", "password", "subject", "caFile"] { string(key, required: false) }
+            if let from = object["from"]?.stringValue, !Self.isAddress(from) {
+                problem("\(path).from", "expected an address such as aggregate@example.org, found '\(from)'")
+            }
+            switch object["to"] {
+            case nil: problem("\(path).to", "required for an email sink: a list of addresses")
+            case .array(let addresses)? where !addresses.isEmpty:
+                for (index, address) in addresses.enumerated() where !(address.stringValue.map(Self.isAddress) ?? false) {
+                    problem("\(path).to[\(index)]", "expected an address such as me@example.org, found \(address.compactJSON)")
+                }
+            case let other?: problem("\(path).to", "expected a non-empty list of addresses, found \(other.compactJSON)")
+            }
+            if let digest = object["digest"], digest.stringValue.flatMap({ Manifest.Sink.digestPeriods[$0] }) == nil {
+                problem("\(path).digest", "expected \"hourly\" or \"daily\" (leave it out for one message per run), "
+                    + "found \(digest.compactJSON)")
+            }
         case .exec:
             for key in ["command", "args"] {
                 switch object[key] {
@@ -152,12 +238,23 @@ extension ManifestLoader {
                 }
             }
             if let env = object["env"] {
-                guard case .object(let members) = env, members.values.allSatisfy({ $0.stringValue != nil }) else {
+                // A value may be a secret reference (checked above).
+                guard case .object(let members) = env, members.values.allSatisfy({ $0.stringValue != nil || $0.objectValue != nil })
+                else {
                     problem("\(path).env", "expected an object of strings, found \(env.compactJSON)")
                     return
                 }
             }
         }
+    }
+
+    /// An address SMTP can take: `local@domain`, without spaces, angle brackets or line breaks. `${VAR}`s are
+    /// checked when the sink runs.
+    static func isAddress(_ text: String) -> Bool {
+        if text.contains("${") { return true }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && !text.unicodeScalars.contains { $0.value <= 0x20 || "<>,;\"".unicodeScalars.contains($0) }
     }
 
     private static func integer(

@@ -17,6 +17,8 @@ public struct Manifest: Sendable, Hashable {
         /// Most HTTP requests in flight at once across every source (each source's `concurrency` still
         /// applies within it).
         public var maxConcurrentRequests: Int = Defaults.defaultMaxConcurrentRequests
+        /// `filter`: applied to every source's items, before the source's own (`Manifest+Filter.swift`).
+        public var filter: Filter?
         /// Most connections to one host and port at once across every source, for politeness towards one server;
         /// nil: no limit but `maxConcurrentRequests` (requests beyond it wait for a connection, or share an HTTP/2
         /// one).
@@ -59,6 +61,9 @@ public struct Manifest: Sendable, Hashable {
         public var options: JSONValue
         /// Position in `sources`, for JSON paths in later messages.
         public var index: Int
+        /// The filters its items pass, in order: `defaults.filter`, then its own `filter` (`"filter": null`
+        /// leaves out the default). Empty: every item is kept.
+        public var filters: [Filter] = []
 
         public var optionsPath: String { "sources[\(index)].options" }
     }

@@ -12,9 +12,10 @@ public enum ManifestLoader {
     static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
     static let defaultsKeys = [
         "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
+        "filter",
     ]
     static let sourceKeys = [
-        "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
+        "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options", "filter",
     ]
 
     /// Reads the manifest at `url`, returning the structural problems beside a manifest of the sources that could
@@ -70,6 +71,7 @@ public enum ManifestLoader {
                 defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
                 defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], "defaults.maxConcurrentRequests", problem)
                     ?? defaults.maxConcurrentRequests
+                defaults.filter = object["filter"].flatMap { filter($0, path: "defaults.filter", report: problem) }
                 defaults.maxConnectionsPerHost = maxConcurrentRequests(
                     object["maxConnectionsPerHost"], "defaults.maxConnectionsPerHost", problem)
             } else {
@@ -129,6 +131,12 @@ public enum ManifestLoader {
                 if case .object = options {} else {
                     problem("\(path).options", "expected an object, found \(options.typeName)")
                 }
+                var filters = defaults.filter.map { [$0] } ?? []
+                switch object["filter"] {
+                case nil: break
+                case .null?: filters = []
+                case let written?: filters += filter(written, path: "\(path).filter", report: problem).map { [$0] } ?? []
+                }
                 // Sources with a malformed or repeated id are still handed over for their options to be checked,
                 // so one report lists everything; the id problem above keeps the manifest invalid.
                 if let id, let provider, providers.contains(provider) {
@@ -138,7 +146,7 @@ public enum ManifestLoader {
                         concurrency: sourceConcurrency ?? defaults.concurrency,
                         cacheTTLSeconds: sourceCacheTTL ?? defaults.cacheTTLSeconds,
                         refreshSeconds: refreshSeconds ?? defaults.refreshSeconds,
-                        options: options, index: index))
+                        options: options, index: index, filters: filters))
                 }
             }
         case let other?:

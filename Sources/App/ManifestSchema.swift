@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import ProviderKit
+import Sinks
 
 /// The JSON Schema (draft 2020-12) of a manifest: `aggregate schema`, committed as `manifest.schema.json`.
 ///
@@ -15,7 +16,7 @@ public enum ManifestSchema {
     public static let regenerateCommand = "swift run aggregate schema > \(fileName)"
 
     public static func make(registry: ProviderRegistry = .builtIn) -> JSONValue {
-        var definitions: JSONObject = ["secret": secretSchema]
+        var definitions: JSONObject = ["secret": secretSchema, "filter": filterSchema]
         for provider in registry.providers { definitions["options-\(provider.name)"] = options(of: provider) }
         return .object([
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -73,6 +74,10 @@ public enum ManifestSchema {
                     "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
                     "description": "Most HTTP requests in flight at once across every source (default 64).",
                 ]),
+                "filter": .object([
+                    "$ref": "#/$defs/filter",
+                    "description": "Applied to every source's items, before the source's own filter.",
+                ]),
                 "maxConnectionsPerHost": .object([
                     "type": "integer", "minimum": .int(Manifest.Defaults.maxConcurrentRequestsRange.lowerBound),
                     "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
@@ -91,6 +96,10 @@ public enum ManifestSchema {
                 "enabled": .object(["type": "boolean"]),
                 "timeoutSeconds": seconds, "concurrency": concurrency, "cacheTTLSeconds": cacheTTL, "refreshSeconds": seconds,
                 "options": .object(["type": "object"]),
+                "filter": .object([
+                    "description": "Which items are kept, after defaults.filter; null leaves defaults.filter out.",
+                    "anyOf": [.object(["$ref": "#/$defs/filter"]), .object(["type": "null"])],
+                ]),
             ]),
             "allOf": .array(registry.providers.map { provider in
                 .object([
@@ -110,6 +119,7 @@ public enum ManifestSchema {
         var properties: JSONObject = [:]
         for spec in provider.options {
             var schema = spec.secret ? ["$ref": JSONValue.string("#/$defs/secret")] : spec.shape.jsonSchema.objectValue ?? [:]
+            if spec.secretValues { schema["additionalProperties"] = .object(["$ref": "#/$defs/secret"]) }
             var help = spec.help
             if let defaultValue = spec.defaultValue { help += " (default: \(defaultValue))" }
             schema["description"] = .string(help)
@@ -135,26 +145,75 @@ public enum ManifestSchema {
         ])
     }
 
+    /// `"filter"` (`Manifest.Filter`): field patterns and a jq program.
+    private static var filterSchema: JSONValue {
+        let fields = ItemFieldPath.members.map { JSONValue.string($0) }
+        let patterns = JSONValue.object([
+            "type": "object", "minProperties": .int(1),
+            "description": .string("Field → regular expression (ICU; (?i) ignores case), searched in the field's text. Fields: "
+                + ItemFieldPath.members.joined(separator: ", ") + ", or fields.NAME (a dotted path)."),
+            "propertyNames": .object(["anyOf": [.object(["enum": .array(fields)]), .object(["pattern": "^fields(\\.[^.]+)+$"])]]),
+            "additionalProperties": .object(["type": "string", "minLength": .int(1)]),
+        ])
+        return .object([
+            "type": "object", "additionalProperties": false, "minProperties": .int(1),
+            "description": "Keep or drop items before the history, --new, the sinks and the output see them.",
+            "properties": .object([
+                "include": described(patterns, "Keep only items where at least one of these matches."),
+                "exclude": described(patterns, "Drop items where any of these matches (wins over include)."),
+                "jq": described(.string, "A jq program over each item; the item is kept when it yields anything but false or null, e.g. select(.fields.score > 100)."),
+            ]),
+        ])
+    }
+
     private static var sinkSchema: JSONValue {
         let strings = OptionShape.array(of: .string).jsonSchema
+        let secret = { (text: String) in JSONValue.object(["$ref": "#/$defs/secret", "description": .string(text)]) }
         return .object([
             "type": "object", "additionalProperties": false, "required": ["id", "type"],
             "properties": .object([
                 "id": .object(["type": "string", "pattern": "^[a-z0-9-]+$"]),
                 "type": .object(["enum": .array(Manifest.Sink.Kind.allCases.map { .string($0.rawValue) })]),
                 "sources": .object(["type": "array", "items": .object(["type": "string"]), "minItems": .int(1)]),
-                "batch": OptionShape.integer(minimum: 1, maximum: 10_000).jsonSchema,
+                "batch": described(OptionShape.integer(minimum: 1, maximum: 10_000),
+                                   "Items per delivery (default 100; ntfy 1, slack 20, email 10000)."),
                 "timeoutSeconds": seconds,
                 "maxRetries": OptionShape.integer(minimum: 0, maximum: 10).jsonSchema,
-                "url": described(.string, "webhook: where batches are POSTed."),
-                "secret": described(.string, "webhook: the HMAC-SHA256 key, normally \"${VARIABLE}\"."),
-                "command": strings, "args": strings, "env": OptionShape.object(values: .string).jsonSchema,
+                "url": secret("webhook, slack: where deliveries are POSTed (a slack URL may be a secret reference); ntfy: the topic's URL; email: smtp://host:port or smtps://host:port."),
+                "secret": secret("webhook: the HMAC-SHA256 key."),
+                "token": secret("ntfy: an access token (Authorization: Bearer)."),
+                "priority": .object([
+                    "description": "ntfy: 1 (min) to 5 (max), or min, low, default, high, max, urgent.",
+                    "anyOf": [OptionShape.integer(minimum: 1, maximum: 5).jsonSchema,
+                              .object(["enum": .array(NtfyTransport.priorities.keys.sorted().map(JSONValue.string))])],
+                ]),
+                "tags": described(strings, "ntfy: tags on every notification (ntfy shows emoji for some names)."),
+                "template": described(.string, "slack: the message's Mustache template, or @FILE."),
+                "from": described(.string, "email: the sender's address."),
+                "to": .object([
+                    "type": "array", "items": .object(["type": "string"]), "minItems": .int(1),
+                    "description": "email: the recipients' addresses.",
+                ]),
+                "username": secret("email: the SMTP login."),
+                "password": secret("email: the SMTP password."),
+                "subject": described(.string, "email: the subject's Mustache template (sink, count, items), or @FILE."),
+                "digest": .object([
+                    "enum": .array(Manifest.Sink.digestPeriods.keys.sorted().map(JSONValue.string)),
+                    "description": "email: gather items and send at most one message an hour or a day (default: one per run).",
+                ]),
+                "caFile": described(.string, "email: a PEM bundle of CAs to trust for the SMTP server (default: defaults.caFile, else the system's)."),
+                "command": strings, "args": strings,
+                "env": .object(["type": "object", "additionalProperties": .object(["$ref": "#/$defs/secret"])]),
             ]),
         ])
     }
 
     private static func described(_ shape: OptionShape, _ text: String) -> JSONValue {
-        var schema = shape.jsonSchema.objectValue ?? [:]
+        described(shape.jsonSchema, text)
+    }
+
+    private static func described(_ schema: JSONValue, _ text: String) -> JSONValue {
+        var schema = schema.objectValue ?? [:]
         schema["description"] = .string(text)
         return .object(schema)
     }

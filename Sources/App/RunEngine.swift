@@ -106,7 +106,7 @@ extension AppDIContainer {
         let outbox = opened?.outbox
         let items = StreamingRun(
             sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly,
-            markNew: request.markNew, offer: offered,
+            markNew: request.markNew, filters: plan.map { manifest.source(id: $0.descriptor.id)?.itemFilter }, offer: offered,
             write: { [streamFilter] index, batch, more in
                 switch output {
                 case .collect: collected.withLock { $0[index].append(contentsOf: batch) }

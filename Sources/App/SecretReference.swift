@@ -107,41 +107,91 @@ final class SecretCache: Sendable {
     func keep(_ secret: String, of argv: [String]) { answers.withLock { $0[argv] = secret } }
 }
 
-/// The secret options of one source that are given by reference.
+/// The secrets of one source's options (or one sink's settings) that are given by reference.
+///
+/// A secret sits at a place: a key (`apiKey`, a sink's `password`), or a member of an object whose every value
+/// may be a secret (`env.TOKEN` of an exec program). Places are named as dotted paths below the object.
 struct SecretReferences: Sendable {
-    /// Option name → reference.
+    /// Place (`apiKey`, `env.TOKEN`) → reference.
     let references: [String: SecretReference]
-    /// Objects in secret options that are no valid reference, with their paths.
+    /// Objects at secret places that are no valid reference, with their paths.
     let problems: [ManifestProblem]
-    /// Every secret option holding an object, valid reference or not (validation puts a string there).
-    private let objectNames: [String]
+    /// Every secret place holding an object, valid reference or not (validation puts a string there).
+    private let objectPlaces: [Place]
+
+    private struct Place: Sendable, Hashable {
+        var key: String
+        var member: String?
+        var name: String { member.map { "\(key).\($0)" } ?? key }
+    }
 
     /// - Parameter options: the source's options (after `${VAR}` substitution).
     init(provider: (any Provider)?, options: JSONValue, optionsPath: String) {
+        let specs = provider?.options ?? []
+        self.init(
+            options, secretKeys: Set(specs.filter(\.secret).map(\.name)),
+            secretMemberKeys: Set(specs.filter(\.secretValues).map(\.name)), path: optionsPath)
+    }
+
+    /// - Parameters:
+    ///   - secretKeys: keys whose value is a secret.
+    ///   - secretMemberKeys: keys of objects whose every value is a secret (an environment).
+    ///   - path: `object`'s JSON path, for problems.
+    init(_ object: JSONValue, secretKeys: Set<String>, secretMemberKeys: Set<String>, path: String) {
         var references: [String: SecretReference] = [:]
         var problems: [ManifestProblem] = []
-        var objectNames: [String] = []
-        let secret = Set((provider?.options ?? []).filter(\.secret).map(\.name))
-        for (name, value) in options.objectValue ?? [:] where secret.contains(name) {
-            switch SecretReference.parse(value, path: "\(optionsPath).\(name)") {
-            case .success(let reference)?: references[name] = reference
+        var objectPlaces: [Place] = []
+        var places: [(Place, JSONValue)] = []
+        for (key, value) in object.objectValue ?? [:] {
+            if secretKeys.contains(key) { places.append((Place(key: key), value)) }
+            if secretMemberKeys.contains(key), let members = value.objectValue {
+                places += members.map { (Place(key: key, member: $0.key), $0.value) }
+            }
+        }
+        for (place, value) in places {
+            switch SecretReference.parse(value, path: "\(path).\(place.name)") {
+            case .success(let reference)?: references[place.name] = reference
             case .failure(let error)?: problems += error.problems
             case nil: continue
             }
-            objectNames.append(name)
+            objectPlaces.append(place)
         }
         self.references = references
         self.problems = problems
-        self.objectNames = objectNames
+        self.objectPlaces = objectPlaces
+    }
+
+    /// `object` with the value at `place` replaced.
+    private static func setting(_ value: JSONValue, at place: Place, in object: JSONValue) -> JSONValue {
+        guard var members = object.objectValue else { return object }
+        if let member = place.member {
+            guard var inner = members[place.key]?.objectValue else { return object }
+            inner[member] = value
+            members[place.key] = .object(inner)
+        } else {
+            members[place.key] = value
+        }
+        return .object(members)
+    }
+
+    /// The strings at the referenced places of `options` once resolved: the secrets read.
+    func secrets(in options: JSONValue) -> [String] {
+        references.keys.compactMap { name in
+            let place = place(named: name)
+            let value = options[place.key]
+            return (place.member.map { value?[$0] } ?? value)?.stringValue
+        }
+    }
+
+    private func place(named name: String) -> Place {
+        objectPlaces.first { $0.name == name } ?? Place(key: name)
     }
 
     var isEmpty: Bool { references.isEmpty }
 
     /// `options` with each reference replaced by a placeholder string, for validation.
     func placeholders(in options: JSONValue) -> JSONValue {
-        guard var members = options.objectValue, !objectNames.isEmpty else { return options }
-        for name in objectNames { members[name] = SecretReference.placeholder }
-        return .object(members)
+        objectPlaces.reduce(options) { Self.setting(SecretReference.placeholder, at: $1, in: $0) }
     }
 
     /// Reads every reference on a thread of its own, one after another, and calls `completion` once with
@@ -151,7 +201,7 @@ struct SecretReferences: Sendable {
         environment: [String: String], cache: SecretCache,
         completion: @escaping @Sendable (Result<JSONValue, SourceError>) -> Void
     ) {
-        let pending = references.sorted { $0.key < $1.key }
+        let pending = references.sorted { $0.key < $1.key }.map { (place: place(named: $0.key), reference: $0.value) }
         let thread = Thread {
             Self.next(pending[...], options: options, baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds,
                       cancellation: cancellation, environment: environment, cache: cache, completion: completion)
@@ -161,22 +211,20 @@ struct SecretReferences: Sendable {
     }
 
     private static func next(
-        _ pending: ArraySlice<(key: String, value: SecretReference)>, options: JSONValue, baseDirectory: URL,
+        _ pending: ArraySlice<(place: Place, reference: SecretReference)>, options: JSONValue, baseDirectory: URL,
         timeoutSeconds: Double, cancellation: CancellationToken?, environment: [String: String], cache: SecretCache,
         completion: @escaping @Sendable (Result<JSONValue, SourceError>) -> Void
     ) {
-        guard let (name, reference) = pending.first else { return completion(.success(options)) }
+        guard let (place, reference) = pending.first else { return completion(.success(options)) }
         reference.read(
             baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds, cancellation: cancellation, environment: environment,
             cache: cache
         ) { result in
             switch result {
             case .failure(let error):
-                completion(.failure(SourceError(error.kind, "\(name): \(error.message)")))
+                completion(.failure(SourceError(error.kind, "\(place.name): \(error.message)")))
             case .success(let secret):
-                var members = options.objectValue ?? [:]
-                members[name] = .string(secret)
-                next(pending.dropFirst(), options: .object(members), baseDirectory: baseDirectory,
+                next(pending.dropFirst(), options: setting(.string(secret), at: place, in: options), baseDirectory: baseDirectory,
                      timeoutSeconds: timeoutSeconds, cancellation: cancellation, environment: environment, cache: cache,
                      completion: completion)
             }

@@ -51,16 +51,23 @@ final class SinkOffer: Sendable {
             let offered = zip(sources, gathered).flatMap { source, items in
                 sink.takes(source) ? items.map { SinkItem(source: source, item: $0) } : []
             }
-            let useCase = DeliverToSinkUseCase(
-                sink: sink.id, outbox: outbox, transport: directory.transport(for: sink),
-                policy: SinkRetryPolicy(maxRetries: sink.maxRetries))
             group.enter()
             // One pass at a time per sink of a store, in this process (a watch runs several runs at once).
             SinkLanes.shared.serialize("\(storeKey)|\(sink.id)") { done in
-                useCase.execute(newItems: offered, batchSize: sink.batch, send: send, cancellation: cancellation) { report in
-                    reports.withLock { $0[position] = report }
-                    done()
-                    group.leave()
+                // Its secrets are read first (a file, a credential helper: on a thread of their own); a pass
+                // that only queues (`--offline`) needs none.
+                let build: (@escaping @Sendable (Result<any SinkTransport, SourceError>) -> Void) -> Void = send
+                    ? { directory.transport(for: sink, cancellation: cancellation, completion: $0) }
+                    : { $0(.failure(SourceError(.configuration, "--offline sends nothing"))) }
+                build { transport in
+                    let useCase = DeliverToSinkUseCase(
+                        sink: sink.id, outbox: outbox, transport: transport, policy: SinkRetryPolicy(maxRetries: sink.maxRetries),
+                        grouping: sink.grouping)
+                    useCase.execute(newItems: offered, batchSize: sink.batch, send: send, cancellation: cancellation) { report in
+                        reports.withLock { $0[position] = report }
+                        done()
+                        group.leave()
+                    }
                 }
             }
         }

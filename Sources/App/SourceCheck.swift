@@ -9,8 +9,8 @@ import Synchronization
 /// any configured source, exec sources included, so authors of providers in any language get the safety net
 /// Swift providers get from ProviderTesting's conformance kit.
 ///
-/// The source runs twice through the run engine (cache not read, nothing filtered): its options validated,
-/// its items well-formed, ids unique and stable across the runs, each run ended within the source's timeout
+/// The source runs twice through the run engine (cache not read, not shaped; the manifest's filter applies and
+/// what it dropped is shown): its options validated, its items well-formed, ids unique and stable across the runs, each run ended within the source's timeout
 /// (plus the time a stop may take), no secret of its options in items, messages or logs, any failure a typed
 /// error. Blocking: for the command line's main thread.
 public struct SourceCheck: Sendable {
@@ -57,9 +57,18 @@ public struct SourceCheck: Sendable {
                 fix: seconds <= allowed ? nil : "stop when the deadline passes: an exec program must exit on SIGTERM"))
             checks += typedErrorCheck(report)
         }
+        checks += filterCheck(source, reports: reports)
         checks += itemChecks(reports)
         checks.append(secretCheck(secrets, reports: reports))
         return checks
+    }
+
+    /// What the manifest's filter kept of the first run (the item checks below see only what it kept).
+    private func filterCheck(_ source: Manifest.Source, reports: [SourceReport]) -> [DoctorCheck] {
+        guard !source.filters.isEmpty, let first = reports.first, let dropped = first.filteredItemCount else { return [] }
+        let paths = source.filters.map(\.path).joined(separator: " and ")
+        let total = first.itemCount + dropped
+        return [DoctorCheck(.passed, "filter", "\(paths) kept \(first.itemCount) of \(total) items, dropped \(dropped)")]
     }
 
     private func runCheck(_ report: SourceReport, attempt: Int) -> DoctorCheck {
@@ -149,6 +158,7 @@ public struct SourceCheck: Sendable {
             resolved = result.withLock { $0 } ?? options
         }
         var values = (resolved.objectValue ?? [:]).filter { secretNames.contains($0.key) }.compactMap(\.value.stringValue)
+            + references.secrets(in: resolved)
         if source.provider == "exec" {
             let environment = (resolved["env"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
             values += ExecCommand(sourceID: source.id, argv: [], environment: environment, config: resolved["config"] ?? [:],

@@ -30,9 +30,13 @@ final class StreamingRun: ItemStream {
         var unrecorded: [String] = []
         /// With `markNew`: the ids the history never saw before; nil once it could not tell.
         var newIDs: Set<String>? = []
+        /// What the source's filter dropped so far.
+        var filtered = ItemFilterTally()
     }
 
     private let descriptors: [SourceDescriptor]
+    /// Per source (plan order): the manifest's filter, applied before anything else sees its items.
+    private let filters: [(any ItemFilter)?]
     private let offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)?
     private let storage: RunStorage
     private let query: String?
@@ -75,11 +79,16 @@ final class StreamingRun: ItemStream {
     ///     whether another batch is ready right now (a writer may gather before flushing).
     ///   - offer: receives every source's items of this run before `--new` filters them (what the sinks are
     ///     offered): a streaming source's batches as they come, a held one's after the store's part.
+    ///   - filters: per source, the manifest's filter (none: every item is kept). A streaming source's batches
+    ///     pass it as they come; a held source's items after its last good copy had its part, so a copy served
+    ///     instead of a failed load is filtered by today's rules.
     init(
         sources: [SourceDescriptor], storage: RunStorage, query: String?, newOnly: Bool, markNew: Bool = false,
+        filters: [(any ItemFilter)?] = [],
         offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)? = nil,
         write: @escaping @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
+        self.filters = filters.isEmpty ? Array(repeating: nil, count: sources.count) : filters
         self.offer = offer
         self.descriptors = sources
         self.storage = storage
@@ -147,14 +156,24 @@ final class StreamingRun: ItemStream {
         }
     }
 
-    func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
+    /// The items of the source at `index` its filter keeps (all without one), counted.
+    private func filtered(_ items: [Item], index: Int) -> [Item] {
+        guard let filter = filters[index], !items.isEmpty else { return items }
+        let result = filter.apply(items, source: descriptors[index].id)
+        sources.withLock { $0[index].filtered.add(result) }
+        return result.kept
+    }
+
+    func source(at index: Int, _ source: SourceDescriptor, didEmit emitted: [Item]) {
         let streams = sources.withLock { sources in
             let streams = sources[index].streams ?? storage.canStream(source)
             sources[index].streams = streams
-            if !streams { sources[index].held.append(contentsOf: items) }
+            if !streams { sources[index].held.append(contentsOf: emitted) }
             return streams
         }
         guard streams else { return }
+        let items = filtered(emitted, index: index)
+        guard !items.isEmpty else { return }
         offer?(index, items)
         if markNew {
             learnNew(items, index: index)
@@ -205,6 +224,11 @@ final class StreamingRun: ItemStream {
         let source = sources.withLock { $0[index] }
         var finished = report
         var notes: [String] = []
+        if filters[index] != nil {
+            finished.filteredItemCount = source.filtered.dropped
+            if source.streams == true, !newOnly { finished.streamedItemCount -= source.filtered.dropped }
+            if let warning = source.filtered.warning { finished.warnings.append(warning) }
+        }
         if source.streams == true {
             finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
             finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
@@ -242,7 +266,14 @@ final class StreamingRun: ItemStream {
         _ report: SourceReport, index: Int, write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
         var notes: [String] = []
-        let served = storage.applyCache(to: report, query: query, notes: &notes)
+        var served = storage.applyCache(to: report, query: query, notes: &notes)
+        if filters[index] != nil {
+            // A held source is filtered once, here: its tally is this batch's.
+            served.items = filtered(served.items, index: index)
+            let tally = sources.withLock { $0[index].filtered }
+            served.filteredItemCount = tally.dropped
+            if let warning = tally.warning { served.warnings.append(warning) }
+        }
         if !served.items.isEmpty { offer?(index, served.items) }
         var finished = served
         if markNew {

@@ -66,17 +66,38 @@ static void append_string(aggregate_jq_buffer *buffer, jv string) {  // borrows 
     append(buffer, jv_string_value(string), (size_t)jv_string_length_bytes(jv_copy(string)));
 }
 
+/// One JSON text as jq's input; an invalid value (freed already) when it is not JSON, `messages` saying why.
+static jv parse_input(const char *json, size_t length, aggregate_jq_buffer *messages) {
+    jv input = jv_parse_sized(json, (int)length);
+    if (jv_is_valid(input)) return input;
+    jv message = jv_invalid_get_msg(input);  // consumes input
+    if (jv_get_kind(message) == JV_KIND_STRING) append_string(messages, message);
+    jv_free(message);
+    return jv_invalid();
+}
+
+/// Appends the message of the uncaught error `result` carries (borrowed): a string as it is, anything else as
+/// its JSON. Returns 1 when it was JSON.
+static int append_error(aggregate_jq_buffer *messages, jv result) {
+    jv message = jv_invalid_get_msg(jv_copy(result));
+    int is_json = jv_get_kind(message) != JV_KIND_STRING;
+    if (is_json) {
+        jv text = jv_dump_string(jv_copy(message), 0);
+        append_string(messages, text);
+        jv_free(text);
+    } else {
+        append_string(messages, message);
+    }
+    jv_free(message);
+    return is_json;
+}
+
 aggregate_jq_status aggregate_jq_run(
     aggregate_jq_filter *filter, const char *json, size_t length, int compact, aggregate_jq_buffer *output,
     aggregate_jq_buffer *messages, int *exit_code) {
     *exit_code = 0;
-    jv input = jv_parse_sized(json, (int)length);
-    if (!jv_is_valid(input)) {
-        jv message = jv_invalid_get_msg(input);  // consumes input
-        if (jv_get_kind(message) == JV_KIND_STRING) append_string(messages, message);
-        jv_free(message);
-        return AGGREGATE_JQ_BAD_INPUT;
-    }
+    jv input = parse_input(json, length, messages);
+    if (!jv_is_valid(input)) return AGGREGATE_JQ_BAD_INPUT;
     int flags = compact ? 0 : JV_PRINT_INDENT_FLAGS(2);
     jq_set_error_cb(filter->jq, collect_error, messages);
     jq_start(filter->jq, input, 0);  // consumes input
@@ -111,19 +132,40 @@ aggregate_jq_status aggregate_jq_run(
         jv_free(message);
         status = AGGREGATE_JQ_HALTED;
     } else if (jv_invalid_has_msg(jv_copy(result))) {
-        jv message = jv_invalid_get_msg(jv_copy(result));
-        if (jv_get_kind(message) == JV_KIND_STRING) {
-            append_string(messages, message);
-        } else {
-            jv text = jv_dump_string(jv_copy(message), 0);
-            append_string(messages, text);
-            *exit_code = 1;  // tells the caller the message is JSON, as jq's "(not a string)" does
-            jv_free(text);
-        }
-        jv_free(message);
+        // 1 tells the caller the message is JSON, as jq's "(not a string)" does.
+        *exit_code = append_error(messages, result);
         status = AGGREGATE_JQ_ERROR;
     }
     jv_free(result);
+    jq_set_error_cb(filter->jq, NULL, NULL);
+    return status;
+}
+
+int aggregate_jq_keeps(aggregate_jq_filter *filter, const char *json, size_t length, aggregate_jq_buffer *messages) {
+    jv input = parse_input(json, length, messages);
+    if (!jv_is_valid(input)) return -AGGREGATE_JQ_BAD_INPUT;
+    jq_set_error_cb(filter->jq, collect_error, messages);
+    jq_start(filter->jq, input, 0);  // consumes input
+    int status = 0;
+    jv result;
+    while (jv_is_valid(result = jq_next(filter->jq))) {
+        jv_kind kind = jv_get_kind(result);
+        jv_free(result);
+        if (kind != JV_KIND_FALSE && kind != JV_KIND_NULL) {
+            status = 1;
+            break;
+        }
+    }
+    if (status == 1) {
+        // Stopped at the first result that keeps: nothing further is asked of the program.
+    } else if (jq_halted(filter->jq)) {
+        append(messages, "the program halted", 18);
+        status = -AGGREGATE_JQ_HALTED;
+    } else if (jv_invalid_has_msg(jv_copy(result))) {
+        append_error(messages, result);
+        status = -AGGREGATE_JQ_ERROR;
+    }
+    if (status != 1) jv_free(result);
     jq_set_error_cb(filter->jq, NULL, NULL);
     return status;
 }

@@ -11,8 +11,8 @@
 #define JQ_FUNCTIONS(X)                                                                                       \
     X(jq_compile) X(jq_format_error) X(jq_get_error_message) X(jq_get_exit_code) X(jq_halted) X(jq_init)      \
     X(jq_next) X(jq_set_error_cb) X(jq_start) X(jq_teardown) X(jv_copy) X(jv_dump_string) X(jv_free)           \
-    X(jv_get_kind) X(jv_invalid_get_msg) X(jv_invalid_has_msg) X(jv_number_value) X(jv_parse_sized)            \
-    X(jv_string_length_bytes) X(jv_string_value)
+    X(jv_get_kind) X(jv_invalid) X(jv_invalid_get_msg) X(jv_invalid_has_msg) X(jv_number_value)                \
+    X(jv_parse_sized) X(jv_string_length_bytes) X(jv_string_value)
 
 AGGREGATE_ON_DEMAND_LIBRARY(jq, JQ_FUNCTIONS, "--jq", "libjq1", "libjq.so.1", "libjq.so");
 #define REAL(name) AGGREGATE_CALL(jq, name)
@@ -31,6 +31,7 @@ jv jv_copy(jv value) { return REAL(jv_copy)(value); }
 jv jv_dump_string(jv value, int flags) { return REAL(jv_dump_string)(value, flags); }
 void jv_free(jv value) { REAL(jv_free)(value); }
 jv_kind jv_get_kind(jv value) { return REAL(jv_get_kind)(value); }
+jv jv_invalid(void) { return REAL(jv_invalid)(); }
 jv jv_invalid_get_msg(jv value) { return REAL(jv_invalid_get_msg)(value); }
 int jv_invalid_has_msg(jv value) { return REAL(jv_invalid_has_msg)(value); }
 double jv_number_value(jv value) { return REAL(jv_number_value)(value); }

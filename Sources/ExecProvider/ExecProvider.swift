@@ -26,7 +26,7 @@ public struct ExecProvider: Provider {
             OptionSpec("command", "array of strings", required: true,
                        identity: .local, help: "the program and its first arguments (argv); a first element containing '/' is relative to the manifest, else looked up on PATH"),
             OptionSpec("args", "array of strings", default: "[]", help: "more arguments, appended to command"),
-            OptionSpec("env", "object of strings", default: "{}",
+            OptionSpec("env", "object of strings", default: "{}", secretValues: true,
                        help: "environment variables added to a minimal inherited one (PATH, HOME, locale, TZ, TMPDIR, USER); values are never logged"),
             OptionSpec("config", "any JSON", default: "{}",
                        help: "handed to the program as the \"options\" member of its input"),

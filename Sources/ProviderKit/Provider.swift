@@ -57,11 +57,16 @@ public struct OptionSpec: Sendable, Hashable {
     /// `{"fromFile": PATH}` or `{"fromCommand": [PROGRAM, ARG…]}`, which the composition root reads at run
     /// time; the provider sees the string either way and redacts it as it always does.
     public var secret: Bool
+    /// An object whose every value is a credential (an environment): each may be a string or a reference, as
+    /// for `secret`.
+    public var secretValues: Bool
 
     public init(
         _ name: String, _ type: String, required: Bool = false, default defaultValue: String? = nil,
-        identity: Identity = .value, shape: OptionShape? = nil, secret: Bool = false, help: String
+        identity: Identity = .value, shape: OptionShape? = nil, secret: Bool = false, secretValues: Bool = false,
+        help: String
     ) {
+        self.secretValues = secretValues
         self.name = name
         self.type = type
         self.required = required

@@ -65,6 +65,9 @@ public final class LiveProcess: Sendable {
         }
     }
 
+    /// What the program printed on stdout so far.
+    public var standardOutput: String { state.withLock { Self.text($0.stdout) } }
+
     /// Writes `text` to the program's stdin (started `withInput`).
     public func send(_ text: String) {
         try? input?.write(contentsOf: Data(text.utf8))

@@ -74,33 +74,7 @@ public struct WebhookTransport: SinkTransport {
         let body = Self.body(sink: sink, delivery: delivery)
         var headers: HTTPHeaders = ["Content-Type": "application/json", Self.deliveryHeader: delivery.id]
         if let secret { headers.add(Self.signatureHeader, Self.signature(of: body, secret: secret)) }
-        let request = HTTPRequest(.post, url: url, headers: headers, body: body, secrets: secrets)
-        let target = request.redactedURL
-        client.fetch(request, cancellation: cancellation) { result in
-            switch result {
-            case .success(let response):
-                completion(Self.outcome(of: response, target: target))
-            case .failure(let error) where error.kind == .configuration:
-                completion(.rejected(error))
-            case .failure(let error):
-                completion(.retryable(error, retryAfter: nil))
-            }
-        }
-    }
-
-    /// 2xx: taken. 429 and 5xx: worth another try (after `Retry-After` when given). Anything else: refused.
-    static func outcome(of response: HTTPResponse, target: String) -> SinkAttemptResult {
-        if response.isSuccess { return .delivered }
-        let message = "POST \(target) answered HTTP \(response.status)"
-        switch response.status {
-        case 429, 500...599:
-            let kind: SourceError.Kind = response.status == 429 ? .rateLimited : .network
-            let retryAfter = response.headers["Retry-After"].flatMap { RetryPolicy.parseRetryAfter($0) }
-            return .retryable(SourceError(kind, message), retryAfter: retryAfter)
-        case 401, 403:
-            return .rejected(SourceError(.unauthorized, message))
-        default:
-            return .rejected(SourceError(.badResponse, message))
-        }
+        SinkPost(url: url, headers: headers, body: body, secrets: secrets)
+            .send(with: client, cancellation: cancellation, completion: completion)
     }
 }

@@ -16,11 +16,15 @@ final class MemoryOutbox: SinkOutboxRepository {
     private let seen = Mutex<Set<String>>([])
 
     func enqueue(sink: String, items: [SinkItem], batchSize: Int, at date: Date) throws(SourceError) -> [SinkDelivery] {
-        let fresh = seen.withLock { seen in items.filter { seen.insert("\($0.source)/\($0.item.id)").inserted } }
+        // Ids number the items queued before: unique across passes.
+        let (fresh, before) = seen.withLock { seen in
+            let before = seen.count
+            return (items.filter { seen.insert("\($0.source)/\($0.item.id)").inserted }, before)
+        }
         let deliveries = stride(from: 0, to: fresh.count, by: batchSize).map { start in
             let batch = fresh[start..<min(fresh.count, start + batchSize)]
             return SinkDelivery(
-                id: "d\(start)", sink: sink, itemLines: Data(batch.map { $0.item.id + "\n" }.joined().utf8),
+                id: "d\(before + start)", sink: sink, itemLines: Data(batch.map { $0.item.id + "\n" }.joined().utf8),
                 itemCount: batch.count, createdAt: date)
         }
         entries.withLock { $0 += deliveries.map { Entry(delivery: $0) } }
@@ -67,6 +71,8 @@ final class MemoryOutbox: SinkOutboxRepository {
 final class ScriptedTransport: SinkTransport {
     private let script: Mutex<[SinkAttemptResult]>
     let sent = Mutex<[String]>([])
+    /// What each attempt carried.
+    let lines = Mutex<[String]>([])
 
     init(_ script: [SinkAttemptResult]) {
         self.script = Mutex(script)
@@ -74,6 +80,7 @@ final class ScriptedTransport: SinkTransport {
 
     func send(_ delivery: SinkDelivery, cancellation: CancellationToken, completion: @escaping @Sendable (SinkAttemptResult) -> Void) {
         sent.withLock { $0.append(delivery.id) }
+        lines.withLock { $0.append(String(decoding: delivery.itemLines, as: UTF8.self)) }
         let result = script.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
         DispatchQueue.global().async { completion(result) }
     }
@@ -86,11 +93,12 @@ struct DeliverToSinkUseCaseTests {
 
     /// Runs one pass; the waits it asked for are returned instead of taken.
     private func pass(
-        _ outbox: MemoryOutbox, _ transport: ScriptedTransport, items: [SinkItem] = items, maxRetries: Int = 2
+        _ outbox: MemoryOutbox, _ transport: ScriptedTransport, items: [SinkItem] = items, maxRetries: Int = 2,
+        grouping: SinkGrouping = .each, at now: TimeInterval = 1_000
     ) async -> (SinkReport, [TimeInterval]) {
         let waits = Mutex<[TimeInterval]>([])
         let timing = SinkTiming(
-            now: { Date(timeIntervalSince1970: 1_000) },
+            now: { Date(timeIntervalSince1970: now) },
             after: { seconds, work in
                 waits.withLock { $0.append(seconds) }
                 DispatchQueue.global().async(execute: work)
@@ -98,7 +106,8 @@ struct DeliverToSinkUseCaseTests {
             jitter: { 1 })
         let useCase = DeliverToSinkUseCase(
             sink: "hook", outbox: outbox, transport: .success(transport),
-            policy: SinkRetryPolicy(maxRetries: maxRetries, baseDelay: 1, maxDelay: 30, maxWait: 60), timing: timing)
+            policy: SinkRetryPolicy(maxRetries: maxRetries, baseDelay: 1, maxDelay: 30, maxWait: 60), timing: timing,
+            grouping: grouping)
         let report = await withCheckedContinuation { continuation in
             useCase.execute(newItems: items, batchSize: 2, send: true, cancellation: CancellationToken()) {
                 continuation.resume(returning: $0)
@@ -153,6 +162,37 @@ struct DeliverToSinkUseCaseTests {
         #expect(report.rejected == 1 && report.delivered == 1)
         #expect(report.errors.count == 1 && report.errors[0].contains("refused, not retried: HTTP 403"))
         #expect(outbox.entries.withLock { $0.map(\.state) } == [.failed, .delivered])
+    }
+
+    @Test("a digest is one attempt carrying every pending delivery, and all of them are marked together")
+    func digestEveryPass() async {
+        let outbox = MemoryOutbox()
+        let transport = ScriptedTransport([.delivered])
+        let (report, _) = await pass(outbox, transport, grouping: .digest(period: 0))
+        #expect(transport.sent.withLock { $0 } == ["d0"], "one attempt, named after the oldest delivery")
+        #expect(transport.lines.withLock { $0 } == ["a\nb\nc\n"], "with every item, in order")
+        #expect(report.delivered == 2 && report.deliveredItems == 3 && report.pending == 0)
+        #expect(outbox.entries.withLock { $0.map(\.state) } == [.delivered, .delivered])
+    }
+
+    @Test("an hourly digest waits until its oldest item has waited an hour, gathering across passes; a failure keeps all")
+    func digestGathers() async {
+        let outbox = MemoryOutbox()
+        let hourly = SinkGrouping.digest(period: 3600)
+        let transport = ScriptedTransport([Self.down, .delivered])
+        let (early, _) = await pass(outbox, transport, grouping: hourly, at: 1_000)
+        #expect(transport.sent.withLock { $0 }.isEmpty, "not due: nothing sent")
+        #expect(early.queued == 2 && early.pending == 2 && !early.hasFailures)
+
+        let more = [SinkItem(source: "news", item: Item(kind: .record, id: "d", title: "d"))]
+        let (down, _) = await pass(outbox, transport, items: more, maxRetries: 0, grouping: hourly, at: 1_000 + 3600)
+        #expect(down.hasFailures && down.pending == 3, "the receiver is down: everything stays pending")
+
+        let (up, _) = await pass(outbox, transport, items: [], grouping: hourly, at: 1_000 + 3601)
+        #expect(transport.lines.withLock { $0 }.last == "a\nb\nc\nd\n", "every item once, in one message")
+        #expect(up.delivered == 3 && up.pending == 0)
+        let (after, _) = await pass(outbox, transport, items: [], grouping: hourly, at: 1_000 + 7200)
+        #expect(transport.sent.withLock { $0 }.count == 2 && after.delivered == 0, "nothing twice")
     }
 
     @Test("the decisions: delivered, backoff capped and jittered, no wait past maxWait, refusals fail")

@@ -51,4 +51,10 @@ aggregate_jq_status aggregate_jq_run(
     aggregate_jq_filter *filter, const char *json, size_t length, int compact, aggregate_jq_buffer *output,
     aggregate_jq_buffer *messages, int *exit_code);
 
+/// Whether the filter keeps one JSON text, as a manifest's `"filter": {"jq": …}` reads it: 1 when it yields at
+/// least one result that is neither `false` nor `null` (so both `select(…)` and a bare condition work), 0 when
+/// it yields none, `-AGGREGATE_JQ_ERROR`, `-AGGREGATE_JQ_HALTED` or `-AGGREGATE_JQ_BAD_INPUT` when it stopped
+/// before a result that keeps, `messages` then saying why. It stops at the first result that keeps.
+int aggregate_jq_keeps(aggregate_jq_filter *filter, const char *json, size_t length, aggregate_jq_buffer *messages);
+
 #endif

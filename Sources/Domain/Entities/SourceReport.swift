@@ -48,6 +48,9 @@ public struct SourceReport: Sendable, Hashable {
     public var items: [Item]
     /// How many items went to the run's `ItemStream` as they arrived instead of into `items`.
     public var streamedItemCount = 0
+    /// How many items the manifest's filter dropped (they are in neither `items` nor `streamedItemCount`); nil
+    /// when the source has no filter. Part of the output contract (`"filtered"`).
+    public var filteredItemCount: Int?
     /// Problems that did not stop the source (one city of several not found).
     public var warnings: [String]
     public var error: SourceError?

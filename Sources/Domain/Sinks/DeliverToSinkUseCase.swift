@@ -25,6 +25,16 @@ public struct SinkTiming: Sendable {
         jitter: { Double.random(in: 0.5...1) })
 }
 
+/// How a sink's pending deliveries go out.
+public enum SinkGrouping: Sendable, Hashable {
+    /// One attempt per delivery, oldest first (a webhook, a program, a notification).
+    case each
+    /// Every pending delivery as one attempt (an email digest: one message with every item), once the oldest
+    /// has waited `period` seconds (0: at every pass). What is not due yet stays in the outbox, so a digest
+    /// gathers across runs and restarts; all of them are marked together.
+    case digest(period: TimeInterval)
+}
+
 /// One sink after a run: queues the items it never saw (outbox), then sends its pending deliveries oldest
 /// first, each up to the retry policy's tries.
 ///
@@ -38,13 +48,15 @@ public struct DeliverToSinkUseCase: Sendable {
     private let transport: Result<any SinkTransport, SourceError>
     private let policy: SinkRetryPolicy
     private let timing: SinkTiming
+    private let grouping: SinkGrouping
 
     /// - Parameter transport: the sink's receiver, or why it cannot be used (a missing `${VAR}`): its
     ///   items are still queued, and wait.
     public init(
         sink: String, outbox: any SinkOutboxRepository, transport: Result<any SinkTransport, SourceError>,
-        policy: SinkRetryPolicy = SinkRetryPolicy(), timing: SinkTiming = .system
+        policy: SinkRetryPolicy = SinkRetryPolicy(), timing: SinkTiming = .system, grouping: SinkGrouping = .each
     ) {
+        self.grouping = grouping
         self.sink = sink
         self.outbox = outbox
         self.transport = transport
@@ -63,8 +75,8 @@ public struct DeliverToSinkUseCase: Sendable {
         completion: @escaping @Sendable (SinkReport) -> Void
     ) {
         let pass = SinkPass(
-            sink: sink, outbox: outbox, transport: transport, policy: policy, timing: timing, cancellation: cancellation,
-            completion: completion)
+            sink: sink, outbox: outbox, transport: transport, policy: policy, timing: timing, grouping: grouping,
+            cancellation: cancellation, completion: completion)
         pass.start(newItems: newItems, batchSize: batchSize, send: send)
     }
 }
@@ -77,12 +89,15 @@ private final class SinkPass: Sendable {
         var retry = 0
         var isDone = false
         var cancelRegistration: Int?
+        /// A digest's attempt (by its id) → the deliveries it carries.
+        var members: [String: [String]] = [:]
     }
 
     private let outbox: any SinkOutboxRepository
     private let transport: Result<any SinkTransport, SourceError>
     private let policy: SinkRetryPolicy
     private let timing: SinkTiming
+    private let grouping: SinkGrouping
     private let cancellation: CancellationToken
     private let completion: @Sendable (SinkReport) -> Void
     private let steps = OrderedHandoff<@Sendable () -> Void>(producers: 1, capacity: 1)
@@ -90,9 +105,10 @@ private final class SinkPass: Sendable {
 
     init(
         sink: String, outbox: any SinkOutboxRepository, transport: Result<any SinkTransport, SourceError>,
-        policy: SinkRetryPolicy, timing: SinkTiming, cancellation: CancellationToken,
+        policy: SinkRetryPolicy, timing: SinkTiming, grouping: SinkGrouping, cancellation: CancellationToken,
         completion: @escaping @Sendable (SinkReport) -> Void
     ) {
+        self.grouping = grouping
         self.outbox = outbox
         self.transport = transport
         self.policy = policy
@@ -126,8 +142,19 @@ private final class SinkPass: Sendable {
             } catch {
                 return finish(error: "the outbox could not be read: \(error.message)")
             }
-            state.withLock { $0.queue = pending }
             guard !pending.isEmpty else { return finish() }
+            switch grouping {
+            case .each:
+                state.withLock { $0.queue = pending }
+            case .digest(let period):
+                // Not due: everything waits in the outbox for a later pass.
+                guard timing.now().timeIntervalSince(pending[0].createdAt) >= period else { return finish() }
+                let digest = Self.digest(of: pending)
+                state.withLock { state in
+                    state.queue = [digest]
+                    state.members[digest.id] = pending.map(\.id)
+                }
+            }
             switch transport {
             case .failure(let error): return finish(error: error.message)
             case .success: break
@@ -136,6 +163,20 @@ private final class SinkPass: Sendable {
             state.withLock { $0.cancelRegistration = registration }
             attemptNext()
         }
+    }
+
+    /// Every pending delivery as one: the oldest's id, every item in order.
+    private static func digest(of pending: [SinkDelivery]) -> SinkDelivery {
+        var lines = Data()
+        for delivery in pending { lines.append(delivery.itemLines) }
+        return SinkDelivery(
+            id: pending[0].id, sink: pending[0].sink, itemLines: lines, itemCount: pending.reduce(0) { $0 + $1.itemCount },
+            attempts: pending.map(\.attempts).max() ?? 0, createdAt: pending[0].createdAt)
+    }
+
+    /// The outbox's deliveries an attempt carries: itself, or a digest's members.
+    private func members(of delivery: SinkDelivery) -> [String] {
+        state.withLock { $0.members[delivery.id] } ?? [delivery.id]
     }
 
     /// Runs `work` on the pass's thread, after the steps before it.
@@ -163,26 +204,32 @@ private final class SinkPass: Sendable {
         do throws(SourceError) {
             switch (decision, result) {
             case (.delivered, _):
-                try outbox.markDelivered(delivery.id, at: now)
+                let members = members(of: delivery)
+                for id in members { try outbox.markDelivered(id, at: now) }
                 advance { report in
-                    report.delivered += 1
+                    report.delivered += members.count
                     report.deliveredItems += delivery.itemCount
                 }
             case (.retry(let seconds), .retryable(let error, _)):
-                try outbox.markFailed(delivery.id, error: error.message, permanently: false, notBefore: nil, at: now)
+                for id in members(of: delivery) {
+                    try outbox.markFailed(id, error: error.message, permanently: false, notBefore: nil, at: now)
+                }
                 state.withLock { $0.retry += 1 }
                 timing.after(seconds) { [self] in step { self.attemptNext() } }
             case (.keepPending(let notBefore), .retryable(let error, _)):
-                try outbox.markFailed(
-                    delivery.id, error: error.message, permanently: false,
-                    notBefore: notBefore.map { now.addingTimeInterval($0) }, at: now)
+                for id in members(of: delivery) {
+                    try outbox.markFailed(
+                        id, error: error.message, permanently: false, notBefore: notBefore.map { now.addingTimeInterval($0) },
+                        at: now)
+                }
                 let tries = retry + 1
                 finish(error: "delivery \(delivery.id) (\(delivery.itemCount) items) failed after \(tries) "
                     + "\(tries == 1 ? "try" : "tries"), kept for the next run: \(error.message)")
             case (.fail, .rejected(let error)):
-                try outbox.markFailed(delivery.id, error: error.message, permanently: true, notBefore: nil, at: now)
+                let members = members(of: delivery)
+                for id in members { try outbox.markFailed(id, error: error.message, permanently: true, notBefore: nil, at: now) }
                 advance { report in
-                    report.rejected += 1
+                    report.rejected += members.count
                     report.errors.append("delivery \(delivery.id) (\(delivery.itemCount) items) refused, not retried: "
                         + "\(error.message)")
                 }

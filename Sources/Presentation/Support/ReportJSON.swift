@@ -27,7 +27,8 @@ enum ReportJSON {
         writer.beginArray()
     }
 
-    /// `cache` is always present; `error`, `warnings` and `message` appear only when there is something to say.
+    /// `cache` is always present; `filtered` for a source with a filter; `error`, `warnings` and `message` only when
+    /// there is something to say.
     static func writeSource(_ source: SourceReport, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("id")
@@ -42,6 +43,10 @@ enum ReportJSON {
         writer.int(source.itemCount)
         writer.key("durationMs")
         writer.int(milliseconds(source.duration))
+        if let filtered = source.filteredItemCount {
+            writer.key("filtered")
+            writer.int(filtered)
+        }
         if let error = source.error {
             writer.key("error")
             writer.sourceError(error)

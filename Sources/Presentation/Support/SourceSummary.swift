@@ -10,9 +10,12 @@ enum SourceSummary {
         return parts
     }
 
-    /// `3 items`, or `5 items, 2 shown` when `limit` hid some; nothing for a skipped source.
+    /// `3 items`, or `3 items (2 filtered out)` when the manifest's filter dropped some; nothing for a skipped
+    /// source.
     static func itemCount(of source: SourceReport, options: RenderOptions) -> String? {
         guard source.status != .skipped || source.itemCount > 0 else { return nil }
-        return HumanFormat.count(source.itemCount, "item")
+        let count = HumanFormat.count(source.itemCount, "item")
+        guard let filtered = source.filteredItemCount, filtered > 0 else { return count }
+        return "\(count) (\(filtered) filtered out)"
     }
 }

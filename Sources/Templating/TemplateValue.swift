@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import Mustache
 
-/// A string or number of the report as a `--template` sees it: printed as its text, and the subject of the
+/// A string or number as a template (`--template`, a sink's) sees it: printed as its text, and the subject of the
 /// helpers, Mustache transforms written `{{helper(name)}}`:
 ///
 /// - `iso(date)`: the date as ISO 8601 UTC (`2026-11-22T10:00:00Z`); `day(date)`: `2026-11-22`;
@@ -12,16 +12,21 @@ import Mustache
 /// - Mustache's own string transforms: `uppercased`, `lowercased`, `capitalized`, `reversed`, `empty`.
 ///
 /// Helpers nest: `{{pad8(relative(date))}}`.
-struct TemplateValue: MustacheTransformable, MustacheCustomRenderable, CustomStringConvertible {
-    let text: String
+public struct TemplateValue: MustacheTransformable, MustacheCustomRenderable, CustomStringConvertible {
+    public let text: String
     /// What `relative` measures from.
-    let now: Date
+    public let now: Date
 
-    var description: String { text }
-    var renderText: String { text }
-    var isNull: Bool { false }
+    public init(text: String, now: Date) {
+        self.text = text
+        self.now = now
+    }
 
-    func transform(_ name: String) -> Any? {
+    public var description: String { text }
+    public var renderText: String { text }
+    public var isNull: Bool { false }
+
+    public func transform(_ name: String) -> Any? {
         if let fixed = TemplateHelpers.fixed[name] { return fixed(self).map { TemplateValue(text: $0, now: now) } }
         if let (helper, count) = TemplateHelpers.counted(name) {
             return TemplateValue(text: helper(text, count), now: now)
