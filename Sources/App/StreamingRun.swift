@@ -21,6 +21,8 @@ final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
         var held: [Item] = []
+        /// A held source's items past its display cap (`ItemSink.emitPastCap`).
+        var heldPastCap: [Item] = []
         var batches = 0
         var isFirstRun = false
         var shown = 0
@@ -46,7 +48,7 @@ final class StreamingRun: ItemStream {
         case items([Item])
         /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
         /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
-        case held(SourceReport)
+        case held(SourceReport, pastCap: [Item])
     }
 
     private let output: OrderedHandoff<Event>
@@ -92,7 +94,7 @@ final class StreamingRun: ItemStream {
         output.drain(name: "aggregate.output", { [self] index, event, more in
             switch event {
             case .items(let items): write(index, items, more)
-            case .held(let report): finishHeld(report, index: index, write: write)
+            case .held(let report, let pastCap): finishHeld(report, pastCap: pastCap, index: index, write: write)
             }
         }, done: { [drained] in drained.leave() })
     }
@@ -175,6 +177,38 @@ final class StreamingRun: ItemStream {
         }
     }
 
+    /// Items past the source's display cap: the history and the sinks see them as they see every item, the
+    /// output never does (a held source's wait for its end with the rest).
+    func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap items: [Item]) {
+        let streams = sources.withLock { sources in
+            let streams = sources[index].streams ?? storage.canStream(source)
+            sources[index].streams = streams
+            if !streams { sources[index].heldPastCap.append(contentsOf: items) }
+            return streams
+        }
+        guard streams else { return }
+        offer?(index, items)
+        recordPastCap(items, index: index)
+    }
+
+    /// Records items past the display cap in the history, as their source's printed items are recorded.
+    private func recordPastCap(_ items: [Item], index: Int) {
+        guard !items.isEmpty else { return }
+        let id = descriptors[index].id
+        let note: String?
+        if markNew {
+            note = storage.recordNew(items, sourceID: id).note
+        } else if newOnly {
+            note = storage.recordSeen(items, sourceID: id, newOnly: true).note
+        } else {
+            note = storage.markSeen([(id, items.map(\.id))])[id]
+        }
+        guard let note else { return }
+        sources.withLock { sources in
+            if !sources[index].notes.contains("\(id): \(note)") { sources[index].notes.append("\(id): \(note)") }
+        }
+    }
+
     /// `markNew`: records `items` in the history and keeps which were new.
     private func learnNew(_ items: [Item], index: Int) {
         let id = descriptors[index].id
@@ -222,9 +256,10 @@ final class StreamingRun: ItemStream {
             finished.streamedItemCount = 0
             sources.withLock { sources in
                 sources[index].held = []
+                sources[index].heldPastCap = []
                 sources[index].unrecorded = []
             }
-            output.push(.held(finished), from: index, waiting: false)
+            output.push(.held(finished, pastCap: source.heldPastCap), from: index, waiting: false)
             output.finish(index)
             return
         }
@@ -239,17 +274,22 @@ final class StreamingRun: ItemStream {
 
     /// On the output thread: a held source's store part, then its items.
     private func finishHeld(
-        _ report: SourceReport, index: Int, write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
+        _ report: SourceReport, pastCap: [Item], index: Int,
+        write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
         var notes: [String] = []
         let served = storage.applyCache(to: report, query: query, notes: &notes)
+        // Only this run's own items have entries past the cap: a last good copy served instead has none.
+        let ownPastCap = served.status == report.status && served.cache != .stale ? pastCap : []
         if !served.items.isEmpty { offer?(index, served.items) }
+        if !ownPastCap.isEmpty { offer?(index, ownPastCap) }
         var finished = served
         if markNew {
             learnNew(served.items, index: index)
         } else {
             finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
         }
+        recordPastCap(ownPastCap, index: index)  // after the printed items, which tell whether it is a first run
         if !finished.items.isEmpty { write(index, finished.items, false) }
         (finished.items, finished.streamedItemCount) = ([], finished.items.count)
         sources.withLock { sources in

@@ -40,7 +40,7 @@ public struct FeedProvider: Provider {
             OptionSpec("paths", "array of strings",
                        identity: .local, help: "Local feed files or glob patterns (*, ?, [abc]), relative to the manifest's directory."),
             OptionSpec("maxItemsPerFeed", "integer ≥ 1", default: String(Self.defaultMaxItemsPerFeed),
-                       identity: .tuning, help: "Entries kept from each feed, from its top; parsing stops there."),
+                       identity: .tuning, help: "Entries printed from each feed, from its top. Entries past it are named in a warning, recorded in the item history and offered to sinks, so --new and sinks lose none."),
         ] + HTTPSourceOptions.specs(defaultBaseURL: Self.unusedBaseURL).filter { $0.name != "baseURL" }
     }()
 
