@@ -61,6 +61,7 @@ public enum DashboardAssets {
         h1 { font-size: 1.3rem; margin: 0; }
         a { color: inherit; }
         .meta { color: var(--muted); font-size: 0.85rem; margin: 0.2rem 0 0.6rem; }
+        form.logout { display: inline; margin: 0; } form.logout button { font: inherit; padding: 0 0.4rem; }
         #cards { display: grid; gap: 1rem; padding: 0 1rem 1rem; grid-template-columns: repeat(auto-fill, minmax(min(100%, 22rem), 1fr)); }
         .card { background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 0.8rem; overflow: hidden; }
         .card > header { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }

@@ -9,10 +9,13 @@ import Foundation
 public struct DashboardPage: Sendable {
     /// Show the refresh buttons (the viewer is authenticated).
     public var canRefresh: Bool
+    /// Show the log-out button (the viewer came in through the login form's session).
+    public var canLogOut: Bool
     public var now: Date
 
-    public init(canRefresh: Bool, now: Date = Date()) {
+    public init(canRefresh: Bool, canLogOut: Bool = false, now: Date = Date()) {
         self.canRefresh = canRefresh
+        self.canLogOut = canLogOut
         self.now = now
     }
 
@@ -34,7 +37,7 @@ public struct DashboardPage: Sendable {
         <script src="/dashboard.js" defer></script>
         </head>
         <body>
-        <header><h1>aggregate</h1><p class="meta">\(sources.count) source\(sources.count == 1 ? "" : "s") · <a href="/api/report">JSON</a> · <a href="/feed.atom">Atom</a></p></header>
+        <header><h1>aggregate</h1><p class="meta">\(sources.count) source\(sources.count == 1 ? "" : "s") · <a href="/api/report">JSON</a> · <a href="/feed.atom">Atom</a>\(canLogOut ? #" · <form class="logout" method="post" action="/logout"><button type="submit">Log out</button></form>"# : "")</p></header>
         <main id="cards">
         \(sources.map(card).joined(separator: "\n"))
         </main>

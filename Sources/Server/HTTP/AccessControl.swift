@@ -10,7 +10,7 @@ import Hummingbird
 struct AccessControl: Sendable {
     static let cookieName = "aggregate_session"
     /// Paths open without a credential: probes must work for a service manager, the form is how one logs in.
-    static let open: Set<String> = ["/healthz", "/readyz", "/login", "/dashboard.css", "/favicon.ico"]
+    static let open: Set<String> = ["/healthz", "/readyz", "/login", "/logout", "/dashboard.css", "/favicon.ico"]
 
     private let token: ServeToken?
 
@@ -129,7 +129,7 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if path.hasPrefix("/api/sources/"), path.hasSuffix("/refresh") { return "/api/sources/{id}/refresh" }
         if path.hasPrefix("/cards/") { return "/cards/{id}" }
         let known: Set<String> = [
-            "/", "/login", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz", "/readyz",
+            "/", "/login", "/logout", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz", "/readyz",
             "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico",
         ]
         return known.contains(path) ? path : "other"
