@@ -44,7 +44,7 @@ public struct FetchFeedEntriesUseCase: ItemSource {
                     }
                     done(result.map { feed in
                         let items = feed.entries.map { $0.toItem(in: feed) }
-                        return (Array(items.prefix(maxEntries)), Array(items.dropFirst(maxEntries)))
+                        return (kept: Array(items.prefix(maxEntries)), pastCap: Array(items.dropFirst(maxEntries)))
                     })
                 }
             },
