@@ -7,8 +7,8 @@
 Not a test: a measurement, read by a person (BENCHMARKS.md has the figures). It runs `aggregate serve` with
 SOURCES feed sources (default 50) against a fixture server on loopback and against files this script rewrites:
 
-- most sources read a local feed file that gains a new entry every second (`refreshSeconds: 1`, the shortest
-  schedule: files are re-read on theirs), keeping its latest 30 entries;
+- most sources read a local feed file (the files provider, `format: "feed"`) that gains a new entry every second
+  (`refreshSeconds: 1`: a source that asks no service may refresh that often), keeping its latest 30 entries;
 - HTTP_SOURCES of them (default 10) fetch a feed from the fixture server (a threaded http.server here) that
   answers every request with a new entry on top, every 10 s (the shortest schedule for a source that asks a
   service), through the response cache (`cacheTTLSeconds: 5`, so every refresh misses it);
@@ -117,8 +117,9 @@ def rewrite_files():
 
 
 write_files(0)
-sources = [{"id": f"local{i}", "provider": "feed", "refreshSeconds": 1, "options": {"paths": [f"data/local{i}.xml"]}}
-           for i in range(file_sources)]
+# The files provider reads the feeds (format "feed"): a provider that asks no service may refresh every second.
+sources = [{"id": f"local{i}", "provider": "files", "refreshSeconds": 1,
+            "options": {"paths": [f"data/local{i}.xml"], "format": "feed"}} for i in range(file_sources)]
 sources += [{"id": f"remote{i}", "provider": "feed", "refreshSeconds": 10, "cacheTTLSeconds": 5,
              "options": {"urls": [f"{fixture_url}/feed/remote{i}.xml"]}} for i in range(http_sources)]
 with open(f"{work}/manifest.json", "w") as out:
