@@ -127,7 +127,8 @@ struct SharedStoreEndToEndTests {
             #expect(try await eventually { server.requests(path: "/feeds/alpha.xml").count == 1 })
             waiter.withLock { $0 = Task { try await shared.run(["-f", "ndjson", "--new", "--sources", "alpha"]) } }
             // The waiter is blocked on the holder's advisory lock (the event, seen by the server) before the kill.
-            #expect(try await shared.awaitLeaseWaiter(), "the second process never waited for the lease")
+            let waiting = try await shared.awaitLeaseWaiter()
+            #expect(waiting, "the second process never waited for the lease")
             #expect(server.requests(path: "/feeds/alpha.xml").count == 1, "the waiter sent nothing while it waited")
             kill(pid, SIGKILL)
         }
