@@ -17,7 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // The second transport, used only where URLSession on Linux cannot go (a private CA, a chosen proxy).
+        // ServerTests' client: it reads `serve`'s server-sent events as a stream, which `HTTPFetching` (whole bodies)
+        // does not do. No product target uses it; the transport is libcurl (CCurl, HTTPClientLive).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
@@ -50,28 +51,22 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // The live implementations: URLSession (libcurl) by default, AsyncHTTPClient (SwiftNIO, BoringSSL) for a
-        // source that trusts other CAs or goes through a proxy; retries, size cap, `--verbose` request lines. Only
-        // the composition root (and test support) depends on it.
+        // The live implementation: libcurl's multi interface on a thread of its own, one for the process; retries,
+        // size cap, `--verbose` request lines. Only the composition root (and test support) depends on it.
         .target(name: "HTTPClientLive", dependencies: [
-            "Domain", "HTTPClient", "CCurlOnDemand",
+            "Domain", "HTTPClient", "CCurl",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
-        // libcurl for URLSession, loaded on first use (dlopen) rather than by the dynamic loader before main: with it
-        // and its 33 dependencies gone from the start, a tiny run starts a third faster (BENCHMARKS.md).
-        .target(name: "CCurlOnDemand", dependencies: ["CLibraryOnDemand"], linkerSettings: [
-            // Where Foundation is a shared library (debug builds), its libcurl calls reach these definitions only
-            // if the executable exports them; socket_events.c and body_batches.c need them to.
-            .unsafeFlags(curlExports, .when(platforms: [.linux])),
+        // The system's libcurl (libcurl4-openssl-dev) with typed wrappers for its variadic functions. On Linux it is
+        // loaded by the first transfer (curl_on_demand.c), not by every start: with it and its 33 dependencies gone
+        // from the start, a tiny run starts a third faster (BENCHMARKS.md). The HTTP transport and the email sink.
+        .target(name: "CCurl", dependencies: ["CLibraryOnDemand"], linkerSettings: [
+            .linkedLibrary("curl", .when(platforms: [.macOS])),
         ]),
         // dlopen once, by the first call, for the system libraries a run may not need (curl, libxml2, libjq).
         .target(name: "CLibraryOnDemand", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers.
+        // RSS / Atom / RDF parsing (libxml2's SAX2 push parser, streaming), shared by the feed and files providers; HTML
+        // pages by XPath (the html provider) and OPML subscription lists, on libxml2's tree parsers.
         .target(name: "FeedParsing", dependencies: ["Domain", "CLibXML2", "CLibXML2OnDemand"]),
         // The system's libxml2 (libxml2-dev), as the store links the system's SQLite: a missing header stops the
         // build naming the package to install. On Linux it only declares the API (the header path is set below)
@@ -124,6 +119,8 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "FeedParsing",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Pages without a feed: libxml2's HTML parser and XPath (FeedParsing), items as the feed provider's entries.
+        .target(name: "HTMLProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient", "FeedParsing"]),
         .target(name: "TMDBProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
@@ -143,7 +140,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
             "FeedParsing", "Persistence", "PostgresStore", "Sinks",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -225,7 +222,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
-            "HTTPClient", "HTTPClientLive", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
+            "HTTPClient", "HTTPClientLive", "CCurl", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: [
@@ -244,6 +241,9 @@ let package = Package(
         .testTarget(name: "FeedProviderTests", dependencies: [
             "FeedProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HTMLProviderTests", dependencies: [
+            "HTMLProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests",
                     dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting", "HTTPClient"],
@@ -337,22 +337,6 @@ for target in package.targets where target.type != .plugin && target.type != .sy
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     target.swiftSettings = settings
-}
-
-// libcurl comes from CCurlOnDemand, loaded by the first URLSession transfer, not at every start: no module that
-// (through HTTPClientLive) imports FoundationNetworking may ask the linker for it.
-for target in package.targets where ["HTTPClientLive", "App", "Server", "aggregate"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .unsafeFlags(["-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"], .when(platforms: [.linux])),
-    ]
-}
-
-/// The libcurl functions CCurlOnDemand defines, exported so that a shared FoundationNetworking calls them too.
-var curlExports: [String] {
-    ["curl_multi_setopt", "curl_multi_cleanup", "curl_multi_info_read", "curl_multi_remove_handle", "curl_easy_setopt",
-     "curl_easy_cleanup"].flatMap {
-        ["-Xlinker", "--export-dynamic-symbol=\($0)"]
-    }
 }
 
 /// The CLibXML2 module: found with pkg-config where libxml2 is linked as usual, declarations only on Linux.

@@ -100,8 +100,6 @@ def fan_out():
     process, base = server(0.1)
     try:
         manifest = weather_manifest(base, 0)
-        # "proxy": "direct" gives the sources AsyncHTTPClient, as a CA or a proxy setting would (README, TLS and proxies).
-        nio_manifest = weather_manifest(base, 0, {"proxy": "direct"}, "-ahc")
         config = os.path.join(work, "curl.txt")
         with open(config, "w") as f:
             for s in range(4):
@@ -113,7 +111,6 @@ def fan_out():
         count(base, reset=True)
         results = rounds([
             ("aggregate (4 sources x 10)", ([binary, "--manifest", manifest, "--format", "json"], {"AGGREGATE_HOME": home()})),
-            ("aggregate, AsyncHTTPClient", ([binary, "--manifest", nio_manifest, "--format", "json"], {"AGGREGATE_HOME": home()})),
             ("curl --parallel --parallel-max 40", (["curl", "-s", "--parallel", "--parallel-max", "40", "-K", config], None)),
             ("curl, one by one", (["curl", "-s", "-K", config], None)),
         ], after=after)

@@ -34,8 +34,8 @@ fi
 
 build=(swift build -c release)
 if [ "$(uname -s)" = Linux ]; then
-    # The static FoundationNetworking still links the system libcurl, by its unversioned name.
-    ldconfig -p | grep -q 'libcurl\.so ' || install libcurl4-openssl-dev
+    # CCurl compiles against libcurl's headers (the library itself is loaded by the first request).
+    [ -n "$(ls /usr/include/curl/curl.h /usr/include/*/curl/curl.h 2>/dev/null)" ] || install libcurl4-openssl-dev
     build+=(--static-swift-stdlib)
 fi
 (cd "$root" && "${build[@]}" --product aggregate >&2)

@@ -22,7 +22,7 @@ public struct AppDIContainer: Sendable {
     /// The live HTTP clients of the container's runs: the proxy and CA variables of its environment (read once,
     /// not for every source built), the manifest's `defaults.caFile`, and `requestSlots`, shared by every source
     /// of every run the container makes (a watch's and a server's too). The connections behind them are the
-    /// process's (HTTPClientLive's `TransportPool`), sized by that limit: nothing to open per run or close after one.
+    /// process's (HTTPClientLive's `CurlLoop`, one libcurl multi handle), sized by that limit: nothing to open per run or close after one.
     let liveHTTP: LiveHTTPClientFactory
     /// Proxy variables of the environment that cannot be read (named, never quoted), for each run's warnings.
     let liveHTTPProblems: [String]
@@ -44,7 +44,8 @@ public struct AppDIContainer: Sendable {
         self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
         let network = NetworkEnvironment(environment)
         self.liveHTTP = LiveHTTPClientFactory(
-            network: network, defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots)
+            network: network, defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots,
+            maxConnectionsPerHost: manifest.defaults.maxConnectionsPerHost)
         self.liveHTTPProblems = network.problems
     }
 

@@ -4,9 +4,8 @@ import HTTPClient
 import HTTPClientLive
 import ProviderKit
 
-/// How the container gives one source its HTTP clients: the live client (URLSession, or AsyncHTTPClient where
-/// a CA or proxy needs it; made on the first request), wrapped in the response cache when the run gives the
-/// source one. The decorator is composed
+/// How the container gives one source its HTTP clients: the live client (libcurl), wrapped in the response cache
+/// when the run gives the source one. The decorator is composed
 /// here, not inside the live client, and what the cache did is recorded in the run's storage
 /// (`ResponseCachePolicy.activity`), never passed through a provider's options.
 struct SourceHTTPClients: HTTPClientFactory {

@@ -17,6 +17,10 @@ public struct Manifest: Sendable, Hashable {
         /// Most HTTP requests in flight at once across every source (each source's `concurrency` still
         /// applies within it).
         public var maxConcurrentRequests: Int = Defaults.defaultMaxConcurrentRequests
+        /// Most connections to one host and port at once across every source, for politeness towards one server;
+        /// nil: no limit but `maxConcurrentRequests` (requests beyond it wait for a connection, or share an HTTP/2
+        /// one).
+        public var maxConnectionsPerHost: Int?
 
         public static let defaultCacheTTLSeconds: Double = 300
         public static let defaultRefreshSeconds: Double = 300

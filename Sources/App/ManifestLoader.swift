@@ -11,7 +11,7 @@ public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
     static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
     static let defaultsKeys = [
-        "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests",
+        "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
     ]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options",
@@ -68,8 +68,10 @@ public enum ManifestLoader {
                 defaults.refreshSeconds = seconds(object["refreshSeconds"], "defaults.refreshSeconds", problem)
                     ?? defaults.refreshSeconds
                 defaults.caFile = caFile(object["caFile"], "defaults.caFile", baseDirectory: baseDirectory, problem)
-                defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], problem)
+                defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], "defaults.maxConcurrentRequests", problem)
                     ?? defaults.maxConcurrentRequests
+                defaults.maxConnectionsPerHost = maxConcurrentRequests(
+                    object["maxConnectionsPerHost"], "defaults.maxConnectionsPerHost", problem)
             } else {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
@@ -242,11 +244,12 @@ public enum ManifestLoader {
         return number
     }
 
-    private static func maxConcurrentRequests(_ value: JSONValue?, _ report: (String, String) -> Void) -> Int? {
+    /// `defaults.maxConcurrentRequests` or `defaults.maxConnectionsPerHost` (at `path`): 1 to 1,024.
+    private static func maxConcurrentRequests(_ value: JSONValue?, _ path: String, _ report: (String, String) -> Void) -> Int? {
         guard let value else { return nil }
         let range = Manifest.Defaults.maxConcurrentRequestsRange
         guard case .int(let number) = value, range.contains(number) else {
-            report("defaults.maxConcurrentRequests",
+            report(path,
                    "expected an integer from \(range.lowerBound) to \(range.upperBound), found \(value.compactJSON)")
             return nil
         }

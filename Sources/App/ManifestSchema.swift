@@ -73,6 +73,11 @@ public enum ManifestSchema {
                     "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
                     "description": "Most HTTP requests in flight at once across every source (default 64).",
                 ]),
+                "maxConnectionsPerHost": .object([
+                    "type": "integer", "minimum": .int(Manifest.Defaults.maxConcurrentRequestsRange.lowerBound),
+                    "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
+                    "description": "Most connections to one host at once across every source (default: no limit but maxConcurrentRequests).",
+                ]),
             ]),
         ])
     }

@@ -4,6 +4,7 @@ import FilesProvider
 import Foundation
 import GitHubProvider
 import GitLabProvider
+import HTMLProvider
 import HackerNewsProvider
 import OpenMeteoProvider
 import OpenWeatherProvider
@@ -29,6 +30,7 @@ public struct ProviderRegistry: Sendable {
         OpenMeteoProvider(),
         HackerNewsProvider(),
         GitLabProvider(),
+        HTMLProvider(),
     ])
 
     public var names: [String] { providers.map(\.name) }

@@ -1,7 +1,8 @@
 #ifndef AGGREGATE_CLIBXML2_H
 #define AGGREGATE_CLIBXML2_H
 
-/// Feeds are parsed with the system's libxml2 (Debian: libxml2-dev), its SAX2 push parser, as the SQLite
+/// Feeds are parsed with the system's libxml2 (Debian: libxml2-dev), its SAX2 push parser (HTML pages and OPML
+/// files with its HTML and XML tree parsers and XPath), as the SQLite
 /// store links the system's SQLite. The include path comes from pkg-config (libxml-2.0).
 #if defined(__has_include)
 #if !__has_include(<libxml/parser.h>)
@@ -19,6 +20,9 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/tree.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/xpath.h>
 
 /// `xmlFree` is a variable or, in builds with per-thread allocators, a macro: one function Swift can call.
 static inline void aggregate_xml_free(void *pointer) {

@@ -1,4 +1,4 @@
-// libxml2, loaded when the first feed is parsed rather than at every start.
+// libxml2, loaded when the first feed, HTML page or OPML file is parsed rather than at every start.
 //
 // Linked as usual, libxml2.so.2 brings ICU (libicuuc and the 30 MB libicudata), liblzma and zlib, all loaded and
 // relocated before main by every run, also by the many that parse no feed (BENCHMARKS.md, "Cold start"). The
@@ -16,6 +16,9 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/tree.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
+#include <libxml/xpath.h>
 
 #include "CLibXML2OnDemand.h"
 #include "CLibraryOnDemand.h"
@@ -24,9 +27,13 @@
     X(xmlCreatePushParserCtxt) X(xmlCtxtUseOptions) X(xmlFreeDoc) X(xmlFreeParserCtxt) X(xmlInitParser)       \
     X(xmlParseChunk) X(xmlSAX2GetColumnNumber) X(xmlSAX2GetLineNumber) X(xmlSAXVersion)                       \
     X(xmlSetGenericErrorFunc) X(xmlStopParser) X(xmlStringLenDecodeEntities) X(__xmlGenericError)             \
-    X(__xmlGenericErrorContext) X(xmlFree)
+    X(__xmlGenericErrorContext) X(xmlFree)                                                                    \
+    X(htmlReadMemory) X(htmlNodeDump) X(xmlBufferCreate) X(xmlBufferFree) X(xmlBufferContent)                 \
+    X(xmlNodeGetContent) X(xmlGetProp) X(xmlReadMemory) X(xmlGetLastError) X(xmlResetLastError)              \
+    X(xmlXPathNewContext) X(xmlXPathFreeContext) X(xmlXPathCompile) X(xmlXPathCompiledEval)                   \
+    X(xmlXPathFreeCompExpr) X(xmlXPathFreeObject)
 
-AGGREGATE_ON_DEMAND_LIBRARY(xml2, XML_SYMBOLS, "Reading feeds", "libxml2", "libxml2.so.2", "libxml2.so");
+AGGREGATE_ON_DEMAND_LIBRARY(xml2, XML_SYMBOLS, "Reading feeds, HTML pages and OPML files", "libxml2", "libxml2.so.2", "libxml2.so");
 #define REAL(name) AGGREGATE_CALL(xml2, name)
 
 xmlParserCtxtPtr xmlCreatePushParserCtxt(xmlSAXHandlerPtr sax, void *user_data, const char *chunk, int size,
@@ -53,6 +60,32 @@ xmlChar *xmlStringLenDecodeEntities(xmlParserCtxtPtr context, const xmlChar *tex
 }
 xmlGenericErrorFunc *__xmlGenericError(void) { return REAL(__xmlGenericError)(); }
 void **__xmlGenericErrorContext(void) { return REAL(__xmlGenericErrorContext)(); }
+
+// HTML pages (the html provider) and OPML files: tree parsers, node text, XPath.
+htmlDocPtr htmlReadMemory(const char *buffer, int size, const char *url, const char *encoding, int options) {
+    return REAL(htmlReadMemory)(buffer, size, url, encoding, options);
+}
+int htmlNodeDump(xmlBufferPtr buffer, xmlDocPtr document, xmlNodePtr node) {
+    return REAL(htmlNodeDump)(buffer, document, node);
+}
+xmlBufferPtr xmlBufferCreate(void) { return REAL(xmlBufferCreate)(); }
+void xmlBufferFree(xmlBufferPtr buffer) { REAL(xmlBufferFree)(buffer); }
+const xmlChar *xmlBufferContent(const xmlBuffer *buffer) { return REAL(xmlBufferContent)(buffer); }
+xmlChar *xmlNodeGetContent(const xmlNode *node) { return REAL(xmlNodeGetContent)(node); }
+xmlChar *xmlGetProp(const xmlNode *node, const xmlChar *name) { return REAL(xmlGetProp)(node, name); }
+xmlDocPtr xmlReadMemory(const char *buffer, int size, const char *url, const char *encoding, int options) {
+    return REAL(xmlReadMemory)(buffer, size, url, encoding, options);
+}
+xmlErrorPtr xmlGetLastError(void) { return REAL(xmlGetLastError)(); }
+void xmlResetLastError(void) { REAL(xmlResetLastError)(); }
+xmlXPathContextPtr xmlXPathNewContext(xmlDocPtr document) { return REAL(xmlXPathNewContext)(document); }
+void xmlXPathFreeContext(xmlXPathContextPtr context) { REAL(xmlXPathFreeContext)(context); }
+xmlXPathCompExprPtr xmlXPathCompile(const xmlChar *expression) { return REAL(xmlXPathCompile)(expression); }
+xmlXPathObjectPtr xmlXPathCompiledEval(xmlXPathCompExprPtr compiled, xmlXPathContextPtr context) {
+    return REAL(xmlXPathCompiledEval)(compiled, context);
+}
+void xmlXPathFreeCompExpr(xmlXPathCompExprPtr compiled) { REAL(xmlXPathFreeCompExpr)(compiled); }
+void xmlXPathFreeObject(xmlXPathObjectPtr object) { REAL(xmlXPathFreeObject)(object); }
 
 static void free_with_library(void *pointer) {
     (*(xmlFreeFunc *)aggregate_library_symbol(&xml2, index_xmlFree))(pointer);

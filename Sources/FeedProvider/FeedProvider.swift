@@ -19,7 +19,8 @@ import ProviderKit
 ///
 /// Items: `kind: "entry"`, `title`, `subtitle` = the feed's title, `url` = the entry's resolved link,
 /// `date` = published, else updated; `fields`: `feedTitle`, `author`, `categories`, `summary` (as
-/// published, may be HTML), `content`, `published`, `updated`, `enclosureURL`.
+/// published, may be HTML), `content`, `published`, `updated`, `enclosureURL`, and `tags` when the source has
+/// the `tags` option.
 public struct FeedProvider: Provider {
     public static let defaultMaxItemsPerFeed = 50
 
@@ -34,59 +35,26 @@ public struct FeedProvider: Provider {
     /// Made once: the container asks for a source's options several times while loading a manifest and planning
     /// a run, and a manifest of 1,000 feeds spent a fifth of its loading building this list anew.
     private static let optionSpecs: [OptionSpec] = {
-        [
-            OptionSpec("urls", "array of strings (http/https URLs)",
-                       help: "Feeds to fetch. At least one of urls and paths is required."),
-            OptionSpec("paths", "array of strings",
-                       identity: .local, help: "Local feed files or glob patterns (*, ?, [abc]), relative to the manifest's directory."),
+        DocumentLocations.specs("feed", plural: "feeds") + [
             OptionSpec("maxItemsPerFeed", "integer ≥ 1", default: String(Self.defaultMaxItemsPerFeed),
                        identity: .tuning, help: "Entries printed from each feed, from its top. Entries past it are named in a warning, recorded in the item history and offered to sinks, so --new and sinks lose none."),
-        ] + HTTPSourceOptions.specs(defaultBaseURL: Self.unusedBaseURL).filter { $0.name != "baseURL" }
+            DocumentLocations.tagsSpec(help: " (an OPML import puts the feed's categories here)."),
+        ] + HTTPSourceOptions.explicitURLSpecs
     }()
-
-    /// Feed URLs are explicit, so the shared `baseURL` option does not apply.
-    private static let unusedBaseURL = URL(string: "https://localhost")!
 
     public func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
         let reader = OptionsReader(configuration, specs: options)
-        let urls = reader.value("urls", as: [String].self) ?? []
-        let paths = reader.value("paths", as: [String].self) ?? []
-        if !reader.has("urls") && !reader.has("paths") {
-            reader.problem(nil, "name at least one feed in 'urls' or 'paths'")
-        } else if urls.isEmpty && paths.isEmpty && reader.has("urls") == reader.has("paths") {
-            reader.problem(nil, "'urls' and 'paths' are both empty; name at least one feed")
-        }
-        var locations: [FeedLocation] = []
-        for (index, text) in urls.enumerated() {
-            if let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-               url.host?.isEmpty == false {
-                locations.append(.url(url))
-            } else {
-                reader.problem("urls[\(index)]", "expected an http:// or https:// URL, found '\(text)'")
-            }
-        }
-        for (index, pattern) in paths.enumerated() {
-            guard !pattern.trimmingCharacters(in: .whitespaces).isEmpty else {
-                reader.problem("paths[\(index)]", "a path cannot be empty")
-                continue
-            }
-            let resolved = configuration.resolvePath(pattern)
-            let matches = Glob.expand(resolved)
-            // A pattern that matches nothing stays, so the run reports it by name instead of dropping it.
-            locations += (matches.isEmpty ? [resolved] : matches).map(FeedLocation.file)
-        }
+        let locations = DocumentLocations.read(reader, noun: "feed")
         let maxItems = reader.value("maxItemsPerFeed", as: Int.self) ?? Self.defaultMaxItemsPerFeed
         if maxItems < 1 { reader.problem("maxItemsPerFeed", "must be at least 1, found \(maxItems)") }
-        let fetched = locations.compactMap { location -> URL? in
-            if case .url(let url) = location { return url }
-            return nil
-        }
-        let http = HTTPSourceOptions.read(reader, defaultBaseURL: Self.unusedBaseURL, fetchedURLs: fetched)
+        let tags = DocumentLocations.readTags(reader)
+        let http = HTTPSourceOptions.readForExplicitURLs(reader, fetchedURLs: DocumentLocations.urls(in: locations))
         try reader.finish()
 
         let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         return FetchFeedEntriesUseCase(
             repository: XMLFeedRepository(client: client, logger: configuration.logger), locations: locations, maxEntriesPerFeed: maxItems,
+            tags: tags,
             label: { location in
                 if case .url(let url) = location { return Redactor.redact(url) }
                 return location.description

@@ -29,18 +29,6 @@ public struct XMLFeedRepository {
     /// What a feed request asks for: feed types first, any XML after.
     static let acceptHeader = "application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, "
         + "application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
-
-    /// The `charset` parameter of a `Content-Type` header (`text/xml; charset="windows-1251"`).
-    static func charset(inContentType contentType: String?) -> String? {
-        guard let contentType else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-            return value.isEmpty ? nil : value
-        }
-        return nil
-    }
 }
 
 extension XMLFeedRepository: FeedRepository {
@@ -61,7 +49,7 @@ extension XMLFeedRepository: FeedRepository {
                 completion(noteDropped(result.flatMap { response in
                     Result { () throws(SourceError) in
                         try FeedParser.parse(
-                            response.body, charset: Self.charset(inContentType: response.headers["Content-Type"]),
+                            response.body, charset: ContentType.charset(response.headers["Content-Type"]),
                             baseURL: response.url, maxEntries: maxEntries, cancellation: cancellation)
                     }
                 }, at: Redactor.redact(url, secrets: [])))

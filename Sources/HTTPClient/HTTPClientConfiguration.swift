@@ -3,7 +3,7 @@ import Logging
 import ProviderKit
 
 /// How one source's HTTP client behaves. Built per source (see `HTTPSourceOptions`); the connections behind it
-/// are the process's, shared by every source (HTTPClientLive's `TransportPool`), and what is the source's own
+/// are the process's, shared by every source (HTTPClientLive's `CurlLoop`), and what is the source's own
 /// goes with each request.
 public struct HTTPClientConfiguration: Sendable {
     /// Sent as `User-Agent` unless a request sets its own.

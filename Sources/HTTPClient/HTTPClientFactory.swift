@@ -4,7 +4,7 @@ import ProviderKit
 
 /// Makes the HTTP client of one source: the seam through which the composition root hands providers their
 /// transport. Providers never build one themselves; they ask their configuration (`httpClient(_:)`), and
-/// what they get may be the live URLSession client, wrapped in the response cache, or a test's fake.
+/// what they get may be the live libcurl client, wrapped in the response cache, or a test's fake.
 public protocol HTTPClientFactory: Sendable {
     func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching
 }

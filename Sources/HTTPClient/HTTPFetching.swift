@@ -3,7 +3,7 @@ import Foundation
 
 /// Sends HTTP requests for a provider's repository: the seam between providers and the transport.
 ///
-/// `URLSessionHTTPClient` is the real one. Layers with the same shape can wrap it (a response cache that
+/// `CurlHTTPClient` (HTTPClientLive) is the real one. Layers with the same shape can wrap it (a response cache that
 /// answers fresh requests itself and revalidates stale ones with `If-None-Match`), which is why `fetch`
 /// hands back every status as a response rather than deciding what a 304 or a 404 means.
 public protocol HTTPFetching: Sendable {

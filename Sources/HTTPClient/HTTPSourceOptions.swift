@@ -32,6 +32,17 @@ public struct HTTPSourceOptions: Sendable, Hashable {
 
     public static let maxRetriesLimit = 10
 
+    /// The specs for a provider whose every URL is named in its own options (feeds, pages): no `baseURL`.
+    public static let explicitURLSpecs: [OptionSpec] = specs(defaultBaseURL: unusedBaseURL).filter { $0.name != "baseURL" }
+
+    /// Reads the options of `explicitURLSpecs`.
+    public static func readForExplicitURLs(_ reader: OptionsReader, fetchedURLs: [URL]) -> HTTPSourceOptions {
+        read(reader, defaultBaseURL: unusedBaseURL, fetchedURLs: fetchedURLs)
+    }
+
+    /// Where `baseURL` would point if it applied; it does not where every URL is explicit.
+    private static let unusedBaseURL = URL(string: "https://localhost")!
+
     /// The specs to append to a provider's own `options`.
     public static func specs(defaultBaseURL: URL) -> [OptionSpec] {
         [

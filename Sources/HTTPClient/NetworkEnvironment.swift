@@ -3,7 +3,7 @@ import Synchronization
 
 /// The run-wide network settings read from the environment once per run: the proxy variables
 /// (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, each in upper or lower case, lower case first as
-/// curl reads them) and the CA variables (`SSL_CERT_FILE`, `SSL_CERT_DIR`).
+/// curl reads them) and the CA variables (`CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR`).
 ///
 /// Which proxy a request uses is decided here, and only here, so the verbose lines, the error messages and
 /// what the transport does always agree (see docs/ARCHITECTURE.md, "TLS and proxies").
@@ -13,14 +13,14 @@ public struct NetworkEnvironment: Sendable, Hashable {
     /// Patterns from `NO_PROXY`: host names (a leading `.` or `*.` is allowed; subdomains match too), IP
     /// addresses, each optionally with `:port`, or `*` for every host.
     public var noProxy: [String]
-    /// `SSL_CERT_FILE`: a PEM bundle trusted instead of the system's.
+    /// `CURL_CA_BUNDLE`, else `SSL_CERT_FILE`: a PEM bundle trusted instead of the system's.
     public var certificateFile: String?
     /// `SSL_CERT_DIR`: a directory of hashed PEM certificates (`openssl rehash`) trusted instead of the system's.
     public var certificateDirectory: String?
     /// Proxy variables that are set but could not be read, with why (for a warning; never their value).
     public var problems: [String]
 
-    /// The CA bundle and directory libcurl (and so URLSession on Linux) uses on Debian and Ubuntu; a
+    /// The CA bundle and directory libcurl uses on Debian and Ubuntu; a
     /// `SSL_CERT_FILE` / `SSL_CERT_DIR` naming these changes nothing.
     public static let systemCertificateFile = "/etc/ssl/certs/ca-certificates.crt"
     public static let systemCertificateDirectory = "/etc/ssl/certs"
@@ -62,13 +62,15 @@ public struct NetworkEnvironment: Sendable, Hashable {
             httpsProxy: proxy("https_proxy") ?? all, httpProxy: proxy("http_proxy") ?? all,
             noProxy: (variable("no_proxy")?.value ?? "")
                 .split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.lowercased() },
-            certificateFile: environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
+            // As the curl tool reads them: CURL_CA_BUNDLE first, then SSL_CERT_FILE.
+            certificateFile: (environment["CURL_CA_BUNDLE"].flatMap { $0.isEmpty ? nil : $0 })
+                ?? environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 },
             certificateDirectory: environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 },
             problems: problems)
     }
 
-    /// Whether any proxy variable is set. libcurl reads these by itself, so a run with one never uses
-    /// URLSession: the proxy is then always the one decided here.
+    /// Whether any proxy variable is set (the transport never lets libcurl read them itself: the proxy is always
+    /// the one decided here).
     public var hasProxy: Bool { httpsProxy != nil || httpProxy != nil || !problems.isEmpty }
 
     /// Whether `SSL_CERT_FILE` or `SSL_CERT_DIR` asks for other CAs than the system's (libcurl's defaults).

@@ -4,9 +4,6 @@ import HTTPClient
 import Logging
 import Synchronization
 
-/// This module's header type, for files that also import NIO's `HTTPHeaders`.
-typealias ResponseHeaders = HTTPHeaders
-
 /// What one attempt of a request ended with, in the transport's neutral words.
 enum AttemptOutcome: Sendable {
     /// An answer, whatever its status (`retries` is filled in by the exchange).
@@ -17,23 +14,25 @@ enum AttemptOutcome: Sendable {
     case failure(SourceError, retryable: Bool)
 }
 
-/// Stops an attempt the exchange no longer waits for (it timed out, or the source was cancelled).
-typealias AttemptStop = @Sendable () -> Void
+/// Stops an attempt the exchange no longer waits for (it timed out, or the source was cancelled), then calls its
+/// argument once the transfer is gone (its connection closed or back in the cache): the attempt's slots are given
+/// back only then, so the limit on requests in flight counts every transfer still running.
+typealias AttemptStop = @Sendable (_ removed: @escaping @Sendable () -> Void) -> Void
 
-/// One way of sending a single attempt: URLSession (libcurl) or AsyncHTTPClient (SwiftNIO). The exchange
-/// owns everything around it (attempts, timers, retries, the verbose line, the single completion).
+/// One way of sending a single attempt (`CurlHTTPClient`; a test's fake). The exchange owns everything around it
+/// (attempts, timers, retries, the verbose line, the single completion).
 protocol AttemptTransport: Sendable {
     /// Starts one attempt. `completion` may run more than once or late (a transfer that outlived its
     /// attempt); the exchange acts only on the first outcome of the current attempt.
-    /// - Returns: how to stop the attempt once the exchange is done with it, or nil when the transport cannot
-    ///   (URLSession on Linux, where `task.cancel()` can crash: its transfers end at their own timeout).
+    /// - Returns: how to stop the attempt once the exchange is done with it, or nil when nothing runs (the
+    ///   attempt failed before a transfer started).
     func startAttempt(
         _ request: HTTPRequest, timeout: TimeInterval, completion: @escaping @Sendable (AttemptOutcome) -> Void
     ) -> AttemptStop?
     /// What the verbose line adds about the way the request goes ("via proxy http://host:port"), or nil.
     func routeNote(for request: HTTPRequest) -> String?
     /// The source's own limit on its requests in flight (its `concurrency`): the transport's connections are
-    /// shared by every source (`TransportPool`), so their limit no longer holds a source back.
+    /// shared by every source (`CurlLoop`), so their limit does not hold one source back.
     var sourceSlots: RequestSlots { get }
 }
 
@@ -98,10 +97,17 @@ final class Exchange: Sendable {
 
     /// Sends the next attempt once the source's `concurrency` and then the process-wide limit have a slot for it.
     /// The source's slot is taken first, so a source waiting on its own limit never holds one of the process's.
+    /// While it waits for the process-wide limit the source's clock is paused (the run's backlog is not the
+    /// server's slowness; `--deadline` still bounds the run), and the attempt's own timeout starts only when it is
+    /// handed to the transport: 10,000 sources at 256 in flight do not time out in the queue.
     func startAttempt() {
         transport.sourceSlots.acquire { [self] own in
             guard let shared = configuration.requestSlots else { return send(holding: [own]) }
-            shared.acquire { [self] slot in send(holding: [own, slot]) }
+            let resume = cancellation.pauseDeadline()
+            shared.acquire { [self] slot in
+                resume()
+                send(holding: [own, slot])
+            }
         }
     }
 
@@ -129,10 +135,11 @@ final class Exchange: Sendable {
         let boundBySource = left < configuration.requestTimeout
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [self] in
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
-            handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt)
+            handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt,
+                   transferEnded: false)
         }
         let stop = transport.startAttempt(request, timeout: timeout) { [self] outcome in
-            handle(outcome, attempt: attempt)
+            handle(outcome, attempt: attempt, transferEnded: true)
         }
         guard let stop else { return }
         let kept = state.withLock { state -> Bool in
@@ -141,7 +148,7 @@ final class Exchange: Sendable {
             return true
         }
         // The attempt was over before its stop could be kept (stopping a finished transfer does nothing).
-        if !kept { stop() }
+        if !kept { stop {} }
     }
 
     func cancel() {
@@ -149,8 +156,8 @@ final class Exchange: Sendable {
     }
 
     /// Acts on the first outcome of the current attempt; a later one (the transfer of an attempt that
-    /// already timed out) is ignored.
-    private func handle(_ outcome: AttemptOutcome, attempt: Int) {
+    /// already timed out) is ignored. `transferEnded`: the outcome is the transfer's own, so there is nothing to stop.
+    private func handle(_ outcome: AttemptOutcome, attempt: Int, transferEnded: Bool) {
         let (isFirst, stop, slots) = state.withLock { state -> (Bool, AttemptStop?, [RequestSlot]) in
             guard !state.finished, state.attempt == attempt, state.handledAttempt < attempt else { return (false, nil, []) }
             state.handledAttempt = attempt
@@ -158,10 +165,9 @@ final class Exchange: Sendable {
             return (true, state.stopAttempt, state.slots)
         }
         guard isFirst else { return }
-        slots.forEach { $0.release() }
         // The transfer is no longer waited for: when the exchange's timer won, it would otherwise hold its
         // connection until the transport's own timeout.
-        stop?()
+        Self.stop(transferEnded ? nil : stop, thenRelease: slots)
         switch outcome {
         case .tooLarge:
             let mebibytes = JSONValue.double(Double(configuration.maxResponseBytes) / 1_048_576).displayText
@@ -218,12 +224,17 @@ final class Exchange: Sendable {
             return (state.attempt, state.stopAttempt, state.slots, state.completion)
         }
         guard let (retries, stop, slots, completion) = finished else { return }
-        stop?()
-        slots.forEach { $0.release() }
+        Self.stop(stop, thenRelease: slots)
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
         guard let completion else { return }
         DispatchQueue.responseDelivery.async { completion(result) }
+    }
+
+    /// Stops the transfer, if one runs, and gives its slots back once it is out of the transport.
+    private static func stop(_ stop: AttemptStop?, thenRelease slots: [RequestSlot]) {
+        guard let stop else { return slots.forEach { $0.release() } }
+        stop { slots.forEach { $0.release() } }
     }
 
     private func log(_ result: Result<HTTPResponse, SourceError>, retries: Int) {

@@ -148,6 +148,9 @@ public final class FixtureServer: Sendable {
     /// The most connections that were open at the same moment.
     public var peakOpenConnections: Int { shared.connections.withLock { $0.peak } }
 
+    /// Connections open now (a client that stopped a transfer mid-response has closed its one).
+    public var openConnections: Int { shared.connections.withLock { $0.open.count } }
+
     public func resetRecording() {
         shared.state.withLock { state in
             state.requests = []

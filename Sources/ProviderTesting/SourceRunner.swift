@@ -55,7 +55,7 @@ extension ProviderServices {
 
 extension SourceConfiguration {
     /// A configuration as the manifest loader would build it, for provider tests: HTTP goes through the live
-    /// URLSession client (to a loopback fixture server), without the response cache.
+    /// libcurl client (to a loopback fixture server), without the response cache.
     public static func testing(
         id: String = "test", options: JSONValue, timeoutSeconds: Double = SourceRunner.roomyTimeout, concurrency: Int = 4,
         query: String? = nil, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),

@@ -42,5 +42,9 @@ struct ManifestOptions: ParsableArguments {
 enum ExitStatus {
     static let sourcesFailed: Int32 = 1
     static let usage: Int32 = 64
+    /// An input file that is not what it should be (a malformed OPML file).
+    static let dataError: Int32 = 65
+    /// An input file that cannot be read.
+    static let noInput: Int32 = 66
     static let invalidManifest: Int32 = 78
 }

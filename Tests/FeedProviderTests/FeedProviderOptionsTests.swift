@@ -1,4 +1,5 @@
 import Domain
+import HTTPClient
 import Foundation
 import ProviderKit
 import Testing
@@ -48,6 +49,6 @@ struct FeedProviderOptionsTests {
         ("text/xml; boundary=x; Charset=ISO-8859-1", "ISO-8859-1"),
     ] as [(String, String?)])
     func charset(header: String, expected: String?) {
-        #expect(XMLFeedRepository.charset(inContentType: header) == expected)
+        #expect(ContentType.charset(header) == expected)
     }
 }

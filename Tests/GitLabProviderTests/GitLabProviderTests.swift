@@ -51,12 +51,12 @@ struct GitLabProviderTests {
         #expect(request.query("per_page") == "2")
     }
 
-    @Test("the project's encoded slashes survive both transports (URLSession, and AsyncHTTPClient through proxy: direct)",
+    @Test("the project's encoded slashes survive the transport, with or without proxy: direct",
           arguments: [false, true])
-    func encodedPathOnBothTransports(asyncHTTPClient: Bool) async throws {
+    func encodedPathSurvives(direct: Bool) async throws {
         let server = try await FixtureServer.start()
         server.route(nestedPath, try Fixture.page1.response())
-        let report = try await run(options(server: server, asyncHTTPClient ? ["proxy": "direct"] : [:]))
+        let report = try await run(options(server: server, direct ? ["proxy": "direct"] : [:]))
         await server.stop()
         #expect(report.status == .ok, "\(String(describing: report.error))")
         #expect(server.requests.first?.target.hasPrefix("/api/v4/projects/group%2Fsub%2Fproject/issues?") == true,

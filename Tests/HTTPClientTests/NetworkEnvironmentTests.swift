@@ -72,24 +72,10 @@ struct NetworkEnvironmentTests {
         #expect(changed.overridesTrust)
     }
 
-    @Test("URLSession by default; AsyncHTTPClient for a CA, a proxy or insecureSkipVerify")
-    func transport() throws {
-        let plain = HTTPClientConfiguration()
-        #expect(Transport.choose(plain, network: NetworkEnvironment([:])) == .urlSession)
-        #expect(Transport.choose(plain, network: NetworkEnvironment(["SSL_CERT_FILE": NetworkEnvironment.systemCertificateFile]))
-            == .urlSession)
-        var withCA = plain
-        withCA.caFile = URL(fileURLWithPath: "/tmp/ca.pem")
-        var skipping = plain
-        skipping.insecureSkipVerify = true
-        var proxied = plain
-        proxied.proxy = .server(try ProxyEndpoint.parse("http://p:1").get())
-        var direct = plain
-        direct.proxy = .direct
-        for configuration in [withCA, skipping, proxied, direct] {
-            #expect(Transport.choose(configuration, network: NetworkEnvironment([:])) == .asyncHTTPClient)
-        }
-        #expect(Transport.choose(plain, network: NetworkEnvironment(["https_proxy": "http://p:1"])) == .asyncHTTPClient)
-        #expect(Transport.choose(plain, network: NetworkEnvironment(["SSL_CERT_FILE": "/tmp/corp.pem"])) == .asyncHTTPClient)
+    @Test("CURL_CA_BUNDLE names the run's CA bundle before SSL_CERT_FILE, as the curl tool reads them")
+    func curlCABundle() {
+        #expect(NetworkEnvironment(["CURL_CA_BUNDLE": "/a.pem", "SSL_CERT_FILE": "/b.pem"]).certificateFile == "/a.pem")
+        #expect(NetworkEnvironment(["SSL_CERT_FILE": "/b.pem"]).certificateFile == "/b.pem")
+        #expect(NetworkEnvironment(["CURL_CA_BUNDLE": ""]).certificateFile == nil)
     }
 }

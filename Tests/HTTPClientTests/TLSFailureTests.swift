@@ -1,35 +1,59 @@
+import CCurl
 import Foundation
+import HTTPClient
 @testable import HTTPClientLive
 import Testing
 
-@Suite("libcurl's TLS error texts, classified")
+@Suite("libcurl's TLS results, classified by number")
 struct TLSFailureTests {
-    /// Texts URLSession on Linux put in `NSLocalizedDescription` (URLError -1) in the measurements of
-    /// docs/ARCHITECTURE.md, and the start of the message each one becomes.
-    @Test("each libcurl text becomes a message that says what failed", arguments: [
-        ("SSL certificate problem: unable to get local issuer certificate", "is not trusted (issued by a CA this machine does not trust)"),
-        ("SSL certificate problem: self-signed certificate", "is not trusted (self-signed)"),
-        ("SSL certificate problem: certificate has expired", "has expired"),
-        ("SSL certificate problem: certificate is not yet valid", "is not valid yet"),
-        ("SSL: no alternative certificate subject name matches target host name 'localhost'", "(hostname mismatch)"),
-        ("OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number", "failed (the server did not answer in TLS)"),
-        ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to 127.0.0.1:44039 ",
-         "failed (the server closed the connection during the handshake)"),
-        ("OpenSSL/3.0.19: error:0A000102:SSL routines::unsupported protocol", "have no TLS version or cipher in common"),
-        ("OpenSSL/3.0.19: error:0A00014D:SSL routines::legacy sigalg disallowed or unsupported", "have no TLS version or cipher in common"),
+    /// OpenSSL's verification results (`CURLINFO_SSL_VERIFYRESULT`) and the part of the message each one becomes.
+    @Test("each verification result becomes a message that says what failed", arguments: [
+        (20, "is not trusted (issued by a CA this machine does not trust)"),
+        (18, "is not trusted (self-signed)"),
+        (10, "has expired"),
+        (9, "is not valid yet"),
+        // libcurl checks the host name itself, after OpenSSL verified the chain.
+        (1, "(hostname mismatch)"),
     ])
-    func classified(text: String, expected: String) throws {
-        let failure = try #require(TLSFailure.fromLibcurl(text))
-        let error = failure.error(host: "localhost:8443", hostName: "localhost")
-        #expect(error.kind == .network)
-        #expect(error.message.hasPrefix("TLS: "))
+    func verification(result: Int, expected: String) throws {
+        var failure = CurlFailure(code: CURLE_PEER_FAILED_VERIFICATION)
+        failure.verifyResult = result
+        let url = try #require(URL(string: "https://localhost:8443/data?appid=secret"))
+        let (error, retryable) = failure.sourceError(url: url, proxy: nil, caFile: nil)
+        #expect(error.kind == .network && !retryable)
+        #expect(error.message.hasPrefix("TLS: the certificate of localhost:8443 "), "\(error.message)")
         #expect(error.message.contains(expected), "\(error.message)")
-        #expect(!error.message.contains("127.0.0.1"), "only the host it was given: \(error.message)")
+        #expect(!error.message.contains("/data") && !error.message.contains("secret"), "\(error.message)")
     }
 
-    @Test("texts about something else are left to the other mappings")
-    func notTLS() {
-        #expect(TLSFailure.fromLibcurl("Failed to connect to localhost port 1 after 0 ms: Couldn't connect to server") == nil)
-        #expect(TLSFailure.fromLibcurl("Could not resolve host: example.invalid") == nil)
+    @Test("the certificate's subject and issuer are named when the handshake read them")
+    func certificateNames() throws {
+        var failure = CurlFailure(code: CURLE_PEER_FAILED_VERIFICATION)
+        failure.verifyResult = 10
+        failure.certificate = CertificateNames(subject: "CN=localhost", issuer: "CN=Example CA")
+        let url = try #require(URL(string: "https://localhost:8443/"))
+        let message = failure.sourceError(url: url, proxy: nil, caFile: nil).error.message
+        #expect(message.hasPrefix("TLS: the certificate of localhost:8443 (subject CN=localhost, issuer CN=Example CA) has expired"),
+                "\(message)")
+    }
+
+    @Test("a failed handshake, DNS, a refused connection and a refused proxy are told apart by their codes")
+    func otherCodes() throws {
+        let url = try #require(URL(string: "https://service.example/x"))
+        let proxy = ProxyEndpoint(host: "127.0.0.1", port: 3128, username: "user", password: "pw")
+        func message(_ code: CURLcode, proxy: ProxyEndpoint? = nil, errno: Int = 0, proxyStatus: Int = 0) -> String {
+            var failure = CurlFailure(code: code)
+            failure.osErrno = errno
+            failure.proxyStatus = proxyStatus
+            return failure.sourceError(url: url, proxy: proxy, caFile: nil).error.message
+        }
+        #expect(message(CURLE_SSL_CONNECT_ERROR).hasPrefix("TLS: the handshake with service.example failed"))
+        #expect(message(CURLE_COULDNT_RESOLVE_HOST) == "could not resolve host service.example")
+        #expect(message(CURLE_COULDNT_CONNECT, errno: Int(ECONNREFUSED)) == "could not connect to service.example (connection refused)")
+        let refused = message(CURLE_COULDNT_CONNECT, proxy: proxy, errno: Int(ECONNREFUSED))
+        #expect(refused == "could not connect to the proxy http://127.0.0.1:3128 (connection refused) on the way to service.example")
+        #expect(message(CURLE_RECV_ERROR, proxy: proxy, proxyStatus: 403).contains("refused to open a tunnel"))
+        #expect(!refused.contains("pw"))
     }
 }
+

@@ -20,8 +20,8 @@ func fixture(_ name: String) throws -> URL {
 func makeClient(
     connections: Int = 4, requestTimeout: TimeInterval = SourceRunner.roomyTimeout, maxRetries: Int = 2,
     maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-) -> URLSessionHTTPClient {
-    URLSessionHTTPClient(configuration: HTTPClientConfiguration(
+) -> CurlHTTPClient {
+    CurlHTTPClient(configuration: HTTPClientConfiguration(
         maxConnectionsPerHost: connections, requestTimeout: requestTimeout, maxResponseBytes: maxResponseBytes,
         retry: RetryPolicy(maxRetries: maxRetries, baseDelay: 0.05, maxDelay: 0.2), logger: logger, sourceID: "test"))
 }

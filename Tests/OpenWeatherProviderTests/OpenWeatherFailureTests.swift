@@ -19,7 +19,7 @@ struct OpenWeatherFailureTests {
         #expect(report.status == .ok)
         #expect(report.items.map(\.id) == cities)
         #expect(server.requestCount == 12)
-        #expect(server.peakConcurrentRequests >= 7, "more than URLSession's default 6 connections per host")
+        #expect(server.peakConcurrentRequests >= 7, "more than the usual 6 connections per host")
     }
 
     @Test("concurrency bounds the requests in flight")

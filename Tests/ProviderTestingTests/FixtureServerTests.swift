@@ -8,7 +8,7 @@ import Testing
 
 @Suite("The loopback fixture server")
 struct FixtureServerTests {
-    let client = URLSessionHTTPClient(configuration: HTTPClientConfiguration(retry: RetryPolicy(maxRetries: 0)))
+    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(retry: RetryPolicy(maxRetries: 0)))
 
     func get(_ server: FixtureServer, _ path: String, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) async -> Result<HTTPResponse, SourceError> {
         await withCheckedContinuation { continuation in

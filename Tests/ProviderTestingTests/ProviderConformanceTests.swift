@@ -22,7 +22,7 @@ private struct CarelessProvider: Provider {
         let apiKey = configuration.options["apiKey"]?.stringValue ?? ""
         let baseURL = configuration.options["baseURL"]?.stringValue.flatMap(URL.init(string:)) ?? URL(string: "http://127.0.0.1:9")!
         configuration.logger.info("starting with key \(apiKey)")
-        let client = URLSessionHTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 16, retry: RetryPolicy(maxRetries: 0)))
+        let client = CurlHTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 16, retry: RetryPolicy(maxRetries: 0)))
         return CarelessSource(units: units, apiKey: apiKey, baseURL: baseURL, client: client)
     }
 }
@@ -31,7 +31,7 @@ private struct CarelessSource: ItemSource {
     let units: [String]
     let apiKey: String
     let baseURL: URL
-    let client: URLSessionHTTPClient
+    let client: CurlHTTPClient
 
     func load(_ context: LoadContext, into sink: ItemSink) {
         let group = DispatchGroup()
@@ -88,7 +88,7 @@ struct ProviderConformanceTests {
         let server = try await FixtureServer.start()
         server.route("/known", .json(#"{"route": true}"#))
         server.fallback(.json("1"), .json("2"))
-        let client = URLSessionHTTPClient(configuration: HTTPClientConfiguration())
+        let client = CurlHTTPClient(configuration: HTTPClientConfiguration())
         var bodies: [String] = []
         for path in ["/a", "/known", "/b/c", "/d"] {
             let response = try await withCheckedThrowingContinuation { continuation in

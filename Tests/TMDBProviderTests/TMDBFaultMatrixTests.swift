@@ -14,11 +14,10 @@ struct TMDBFaultMatrixTests {
         },
         success: { try Fixture.search.response() })
 
-    @Test("each fault is reported with its kind, the healthy source stays intact and no key is printed",
-          arguments: [LiveTransport.urlSession, .asyncHTTPClient])
-    func faultMatrix(transport: LiveTransport) async throws {
-        let results = try await ProviderConformance.faultMatrix(Self.subject, transport: transport)
-        print(ProviderConformance.faultMatrixTable([(transport.rowName("tmdb"), results)]))
+    @Test("each fault is reported with its kind, the healthy source stays intact and no key is printed")
+    func faultMatrix() async throws {
+        let results = try await ProviderConformance.faultMatrix(Self.subject)
+        print(ProviderConformance.faultMatrixTable([("tmdb", results)]))
         let violations = results.flatMap(\.violations)
         #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
     }

@@ -52,7 +52,7 @@ struct DoctorEndToEndTests {
         #expect(lines.contains { $0.hasPrefix("✓ movies: 127.0.0.1:\(server.port) accepts TCP connections") })
         #expect(lines.contains { $0.hasPrefix("✗ news: 127.0.0.1:\(refused.port!) does not accept TCP connections") && $0.contains("fix: ") })
         #expect(lines.contains {
-            $0.hasPrefix("✓ proxied: http://example.com:80 via AsyncHTTPClient; CA: the system's")
+            $0.hasPrefix("✓ proxied: http://example.com:80 via libcurl; CA: the system's")
                 && $0.hasSuffix("proxy: http://127.0.0.1:\(server.port)")
         }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("✓ proxied: proxy http://127.0.0.1:\(server.port) accepts TCP connections") })

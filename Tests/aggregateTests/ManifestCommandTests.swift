@@ -54,7 +54,8 @@ struct ManifestCommandTests {
         #expect(result.stdout.contains("openweather — "))
         #expect(result.stdout.contains("paths"))
         // The second implementations of the weather, issue and feed-like capabilities, with their own options.
-        for (provider, option) in [("open-meteo", "geocodingBaseURL"), ("gitlab", "tokenType"), ("hacker-news", "itemKind")] {
+        for (provider, option) in [("open-meteo", "geocodingBaseURL"), ("gitlab", "tokenType"), ("hacker-news", "itemKind"),
+                                   ("html", "maxItemsPerPage")] {
             #expect(result.stdout.contains("\(provider) — "), "\(provider) is not listed")
             #expect(result.stdout.contains("  \(option)  "), "\(provider)'s \(option) is not documented")
         }

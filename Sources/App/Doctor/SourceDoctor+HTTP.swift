@@ -6,7 +6,7 @@ import ProviderKit
 
 extension SourceDoctor {
     /// For a source of an HTTP provider (one with the shared `proxy` option): per host it fetches from, the
-    /// transport, CA bundle and proxy a run would use (`Transport.choose`, `NetworkEnvironment`), then DNS and
+    /// CA bundle and proxy a run would use (`NetworkEnvironment`), then DNS and
     /// TCP (to the proxy when one applies: it resolves the host), unless offline.
     func httpChecks(_ options: JSONValue) -> [DoctorCheck] {
         guard let provider = container.registry.provider(named: source.provider),
@@ -34,9 +34,8 @@ extension SourceDoctor {
             let port = url.port ?? (url.scheme?.lowercased() == "http" ? 80 : 443)
             guard seen.insert("\(url.scheme ?? "")://\(host):\(port)").inserted else { continue }
             let proxy = network.proxy(for: url, setting: client.proxy)
-            let transport = Transport.choose(client, network: network)
             checks.append(DoctorCheck(
-                .passed, id, "\(url.scheme ?? "https")://\(host):\(port) via \(transport.rawValue); "
+                .passed, id, "\(url.scheme ?? "https")://\(host):\(port) via libcurl; "
                     + "CA: \(Self.trust(client, network)); proxy: \(proxy?.description ?? "none (direct)")"))
             checks += reachability(host: host, port: port, proxy: proxy)
         }

@@ -3,25 +3,64 @@ import Synchronization
 
 /// Tells running work that its result is no longer wanted (the source timed out, the run's deadline passed).
 ///
-/// Work registers a handler (cancel a URLSession task, terminate a process); a handler registered after
+/// Work registers a handler (stop a transfer, terminate a process); a handler registered after
 /// cancellation runs at once, so nothing slips through the gap.
 ///
 /// A token may also carry the deadline at which it will be cancelled, so work that is only handed the
 /// token (a repository) can size its own timeouts and decide whether waiting (a `Retry-After`) still fits.
+/// The deadline's clock can be paused (`pauseDeadline`) while the work waits on the run rather than on itself.
 public final class CancellationToken: Sendable {
     private struct State {
         var isCancelled = false
         var handlers: [Int: @Sendable () -> Void] = [:]
         var nextHandler = 0
+        /// Pauses not yet ended, since when the first of them began, and the paused time of those that ended.
+        var pauses = 0
+        var pausedSince: UInt64 = 0
+        var pausedNanoseconds: UInt64 = 0
     }
 
     private let state = Mutex(State())
+    private let initialDeadline: DispatchTime?
+    /// The latest the deadline may move to by pauses (the run's `--deadline`).
+    private let latestDeadline: DispatchTime?
 
-    /// When this token will be cancelled for running out of time, if known.
-    public let deadline: DispatchTime?
+    /// - Parameters:
+    ///   - deadline: when the token will be cancelled for running out of time, if known.
+    ///   - latest: how far pauses may move the deadline at most; nil: no bound.
+    public init(deadline: DispatchTime? = nil, latest: DispatchTime? = nil) {
+        self.initialDeadline = deadline
+        self.latestDeadline = latest
+    }
 
-    public init(deadline: DispatchTime? = nil) {
-        self.deadline = deadline
+    /// When this token will be cancelled for running out of time, if known: the deadline it was made with, later
+    /// by the time it spent paused (never past its `latest`).
+    public var deadline: DispatchTime? {
+        guard let initialDeadline else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let paused = state.withLock { $0.pausedNanoseconds + ($0.pauses > 0 ? now - $0.pausedSince : 0) }
+        guard paused > 0 else { return initialDeadline }
+        let moved = DispatchTime(uptimeNanoseconds: initialDeadline.uptimeNanoseconds + paused)
+        return latestDeadline.map { min(moved, $0) } ?? moved
+    }
+
+    /// Stops the deadline's clock until the returned closure is called (only its first call counts): for a wait
+    /// that is the run's doing, not the work's — a request waiting for a slot of the process-wide limit on
+    /// requests in flight, so that a source's timeout measures its server, not the run's backlog. Pauses may
+    /// overlap; the clock runs again when the last one ends.
+    public func pauseDeadline() -> @Sendable () -> Void {
+        state.withLock { state in
+            if state.pauses == 0 { state.pausedSince = DispatchTime.now().uptimeNanoseconds }
+            state.pauses += 1
+        }
+        let ended = Atomic(false)
+        return { [self] in
+            guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            state.withLock { state in
+                state.pauses -= 1
+                if state.pauses == 0 { state.pausedNanoseconds += DispatchTime.now().uptimeNanoseconds - state.pausedSince }
+            }
+        }
     }
 
     /// Seconds left before `deadline` (never negative), or nil when the token has no deadline.

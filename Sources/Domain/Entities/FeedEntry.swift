@@ -58,6 +58,8 @@ public struct FeedEntry: Sendable, Hashable {
     public var published: Date?
     public var updated: Date?
     public var enclosureURL: URL?
+    /// A picture of the entry (an HTML page's item image; feeds leave it nil).
+    public var image: URL?
     /// The published and updated dates as written, when they could not be read (`published`/`updated` is
     /// then nil): an unknown format or language loses no information.
     public var publishedRaw: String?
@@ -66,7 +68,7 @@ public struct FeedEntry: Sendable, Hashable {
     public init(
         id: String, title: String? = nil, link: URL? = nil, summary: String? = nil, content: String? = nil,
         author: String? = nil, categories: [String] = [], published: Date? = nil, updated: Date? = nil,
-        enclosureURL: URL? = nil, publishedRaw: String? = nil, updatedRaw: String? = nil
+        enclosureURL: URL? = nil, image: URL? = nil, publishedRaw: String? = nil, updatedRaw: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -78,6 +80,7 @@ public struct FeedEntry: Sendable, Hashable {
         self.published = published
         self.updated = updated
         self.enclosureURL = enclosureURL
+        self.image = image
         self.publishedRaw = publishedRaw
         self.updatedRaw = updatedRaw
     }

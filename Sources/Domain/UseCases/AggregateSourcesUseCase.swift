@@ -128,9 +128,10 @@ public struct AggregateSourcesUseCase: Sendable {
         let start = DispatchTime.now()
         let sourceDeadline = start + descriptor.timeoutSeconds
         let deadline = min(sourceDeadline, runDeadline ?? sourceDeadline)
-        let cutByRun = runDeadline.map { $0 < sourceDeadline } ?? false
         let delivered = Mutex<(items: [Item], streamedCount: Int)>(([], 0))
-        let cancellation = CancellationToken(deadline: deadline)
+        // A request waiting for the run's limit on requests in flight pauses the source's clock (`pauseDeadline`);
+        // the run's deadline still holds.
+        let cancellation = CancellationToken(deadline: deadline, latest: runDeadline)
         /// Set below: what the source's end releases (the timeout timer's hold on the sink).
         let finished = Mutex<@Sendable () -> Void>({})
         // The run's token may outlive this source (a watch): its handler goes once the source finished.
@@ -178,15 +179,21 @@ public struct AggregateSourcesUseCase: Sendable {
         // many short runs): it holds only this box, which lets go of the sink once the source finished.
         let timeoutTarget = Mutex<ItemSink?>(sink)
         finished.withLock { $0 = { timeoutTarget.withLock { $0 = nil } } }
-        DispatchQueue.global().asyncAfter(deadline: deadline) {
-            guard let sink = timeoutTarget.withLock({ $0 }) else { return }
-            let message = cutByRun
-                ? "the run's deadline passed before this source finished"
-                : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
-            if sink.close(.timedOut(SourceError(.timeout, message))) {
-                cancellation.cancel()
+        @Sendable func timeOut(at deadline: DispatchTime) {
+            DispatchQueue.global().asyncAfter(deadline: deadline) {
+                guard let sink = timeoutTarget.withLock({ $0 }) else { return }
+                // Paused meanwhile: the source has time left.
+                if let moved = cancellation.deadline, moved > deadline { return timeOut(at: moved) }
+                let cutByRun = runDeadline.map { $0 <= deadline } ?? false
+                let message = cutByRun
+                    ? "the run's deadline passed before this source finished"
+                    : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
+                if sink.close(.timedOut(SourceError(.timeout, message))) {
+                    cancellation.cancel()
+                }
             }
         }
+        timeOut(at: deadline)
         if let runCancellation {
             let registration = runCancellation.onCancel {
                 if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {

@@ -6,16 +6,20 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     private let locations: [FeedLocation]
     private let maxEntriesPerFeed: Int
     private let label: @Sendable (FeedLocation) -> String
+    private let tags: [String]
 
-    /// - Parameter label: how a feed is named in its warning or error; the provider redacts credentials in
-    ///   URLs here (a feed URL may carry `?token=…`), which Domain cannot do itself.
+    /// - Parameters:
+    ///   - label: how a feed is named in its warning or error; the provider redacts credentials in URLs here (a
+    ///     feed URL may carry `?token=…`), which Domain cannot do itself.
+    ///   - tags: the source's own labels (an OPML category), carried by every item as `fields.tags`.
     public init(
-        repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int,
+        repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int, tags: [String] = [],
         label: @escaping @Sendable (FeedLocation) -> String = { $0.description }
     ) {
         self.repository = repository
         self.locations = locations
         self.maxEntriesPerFeed = maxEntriesPerFeed
+        self.tags = tags
         self.label = label
     }
 
@@ -29,6 +33,7 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     /// is never lost.
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
+        let tags: JSONValue? = self.tags.isEmpty ? nil : .array(self.tags.map(JSONValue.string))
         let labels = locations.map(label)
         let readLimit = max(maxEntries, Self.maxEntriesRead)
         OrderedFanOut.run(
@@ -43,7 +48,11 @@ public struct FetchFeedEntriesUseCase: ItemSource {
                         }
                     }
                     done(result.map { feed in
-                        let items = feed.entries.map { $0.toItem(in: feed) }
+                        let items = feed.entries.map { entry in
+                            var item = entry.toItem(in: feed)
+                            if let tags { item.fields["tags"] = tags }
+                            return item
+                        }
                         return (kept: Array(items.prefix(maxEntries)), pastCap: Array(items.dropFirst(maxEntries)))
                     })
                 }
@@ -87,12 +96,13 @@ extension FeedEntry {
     /// provider's feed reader does).
     public func itemFields(feedTitle: String?, reserving extra: Int = 0) -> JSONObject {
         var members: [JSONObject.Member] = []
-        members.reserveCapacity(9 + extra)
+        members.reserveCapacity(10 + extra)
         if let author { members.append(("author", .string(author))) }
         members.append(("categories", .array(categories.map(JSONValue.string))))
         if let content { members.append(("content", .string(content))) }
         if let enclosureURL { members.append(("enclosureURL", .string(enclosureURL.absoluteString))) }
         if let feedTitle { members.append(("feedTitle", .string(feedTitle))) }
+        if let image { members.append(("image", .string(image.absoluteString))) }
         if let published {
             members.append(("published", .string(ISO8601.string(from: published))))
         } else if let publishedRaw {

@@ -127,52 +127,13 @@ struct FeedTranscoder {
         }
     }
 
-    /// Copies valid UTF-8; a byte that starts no valid sequence is read as windows-1252.
     private mutating func decodeUTF8(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool) {
-        let count = bytes.count
-        var index = 0
-        var runStart = 0
-        let base = UnsafeRawPointer(bytes.baseAddress)
-        while index < count {
-            // Eight ASCII bytes at a time: the common case in feeds.
-            if let base, index + 8 <= count,
-                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-            {
-                index += 8
-                continue
-            }
-            let byte = bytes[index]
-            if byte < 0x80 {
-                index += 1
-                continue
-            }
-            let length = UTF8Repair.sequenceLength(bytes, at: index)
-            if length > 0 {
-                index += length
-                continue
-            }
-            if length < 0 && !final {
-                rawCarry = Array(bytes[index...])
-                break
-            }
-            if index > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            UTF8Repair.append(SingleByteTable.windows1252.upper[Int(byte) - 0x80], to: &decoded)
-            index += 1
-            runStart = index
-        }
-        let end = min(index, count)
-        if end > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
+        let end = UTF8Repair.appendRepairing(bytes, final: final, to: &decoded)
+        if end < bytes.count { rawCarry = Array(bytes[end...]) }
     }
 
     private mutating func decodeSingleByte(_ bytes: UnsafeBufferPointer<UInt8>, table: SingleByteTable) {
-        decoded.reserveCapacity(decoded.count + bytes.count + bytes.count / 4)
-        var runStart = 0
-        for index in 0..<bytes.count where bytes[index] >= 0x80 {
-            if index > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            UTF8Repair.append(table.upper[Int(bytes[index]) - 0x80], to: &decoded)
-            runStart = index + 1
-        }
-        if bytes.count > runStart { decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        table.appendUTF8(bytes, to: &decoded)
     }
 
     private mutating func repairDecoded(final: Bool, into out: inout [UInt8]) {

@@ -8,6 +8,18 @@ struct SingleByteTable: Equatable, Sendable {
 
     static func == (lhs: SingleByteTable, rhs: SingleByteTable) -> Bool { lhs.name == rhs.name }
 
+    /// Appends `bytes`, read in this encoding, to `out` as UTF-8.
+    func appendUTF8(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + bytes.count + bytes.count / 4)
+        var runStart = 0
+        for index in 0..<bytes.count where bytes[index] >= 0x80 {
+            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            UTF8Repair.append(upper[Int(bytes[index]) - 0x80], to: &out)
+            runStart = index + 1
+        }
+        if bytes.count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+
     static let windows1252 = SingleByteTable(name: "windows-1252", upper: [
         0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
         0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,

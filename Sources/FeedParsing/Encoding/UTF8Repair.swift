@@ -76,3 +76,46 @@ enum UTF8Repair {
         }
     }
 }
+
+extension UTF8Repair {
+    /// Appends `bytes` to `out` as UTF-8: valid sequences are copied, a byte that starts no valid sequence is read
+    /// as windows-1252 (a Latin-1 document served or declared as UTF-8 keeps its accents). Returns where a
+    /// sequence cut off by the end of `bytes` starts, for the caller to carry into the next chunk (unless
+    /// `final`), else `bytes.count`.
+    static func appendRepairing(_ bytes: UnsafeBufferPointer<UInt8>, final: Bool, to out: inout [UInt8]) -> Int {
+        let count = bytes.count
+        var index = 0
+        var runStart = 0
+        let base = UnsafeRawPointer(bytes.baseAddress)
+        while index < count {
+            // Eight ASCII bytes at a time: the common case.
+            if let base, index + 8 <= count,
+                base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                continue
+            }
+            let length = sequenceLength(bytes, at: index)
+            if length > 0 {
+                index += length
+                continue
+            }
+            if length < 0 && !final {
+                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                return index
+            }
+            if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            append(SingleByteTable.windows1252.upper[Int(byte) - 0x80], to: &out)
+            index += 1
+            runStart = index
+        }
+        let end = min(index, count)
+        if end > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<end])) }
+        return count
+    }
+}

@@ -14,8 +14,9 @@ final class LibXML2PushParser {
     private static let options = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue)
     /// Largest piece handed to `xmlParseChunk` at once (its size is an `Int32`).
     private static let maxPiece = 1 << 20
-    /// `xmlInitParser` once, before any parser exists (libxml2 asks for it in threaded programs).
-    private static let initialized: Bool = {
+    /// `xmlInitParser` once, before any parser exists (libxml2 asks for it in threaded programs); the HTML, OPML
+    /// and XPath readers touch it too.
+    static let initialized: Bool = {
         xmlInitParser()
         return true
     }()

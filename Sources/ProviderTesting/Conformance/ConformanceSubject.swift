@@ -115,6 +115,9 @@ public struct ConformanceSubject: Sendable {
     public var stalledOptions: JSONValue?
     /// Where a provider maps an HTTP fault differently from `HTTPFault.defaultKind`, and says why in a comment.
     public var expectedKinds: [HTTPFault: SourceError.Kind]
+    /// HTTP faults whose answer is valid input for this provider (an HTML page, to a provider that reads pages):
+    /// the source must stay ok and say what it found in a warning, instead of failing.
+    public var warnedFaults: Set<HTTPFault>
     /// Whether `fields` keys must be camelCase (false where they come from the user's data).
     public var camelCaseFieldKeys: Bool
     /// HTTP subjects whose service has more than one kind of answer (a list, then its items): the answer of
@@ -125,7 +128,7 @@ public struct ConformanceSubject: Sendable {
     public init(
         name: String, provider: any Provider, kind: ItemKind, secrets: [String] = [], backend: Backend,
         invalidOptions: [InvalidOptions] = [], failures: [Failure] = [], stalledOptions: JSONValue? = nil,
-        expectedKinds: [HTTPFault: SourceError.Kind] = [:], camelCaseFieldKeys: Bool = true,
+        expectedKinds: [HTTPFault: SourceError.Kind] = [:], warnedFaults: Set<HTTPFault> = [], camelCaseFieldKeys: Bool = true,
         routes: @escaping @Sendable () throws -> [String: FixtureResponse] = { [:] }
     ) {
         self.name = name
@@ -137,6 +140,7 @@ public struct ConformanceSubject: Sendable {
         self.failures = failures
         self.stalledOptions = stalledOptions
         self.expectedKinds = expectedKinds
+        self.warnedFaults = warnedFaults
         self.camelCaseFieldKeys = camelCaseFieldKeys
         self.routes = routes
     }
@@ -146,11 +150,12 @@ public struct ConformanceSubject: Sendable {
         _ name: String, provider: any Provider, kind: ItemKind, secrets: [String] = [],
         options: @escaping @Sendable (URL) -> JSONValue, success: @escaping @Sendable () throws -> FixtureResponse,
         invalidOptions: [InvalidOptions] = [], expectedKinds: [HTTPFault: SourceError.Kind] = [:],
+        warnedFaults: Set<HTTPFault> = [],
         routes: @escaping @Sendable () throws -> [String: FixtureResponse] = { [:] }
     ) -> ConformanceSubject {
         ConformanceSubject(
             name: name, provider: provider, kind: kind, secrets: secrets, backend: .http(options: options, success: success),
-            invalidOptions: invalidOptions, expectedKinds: expectedKinds, routes: routes)
+            invalidOptions: invalidOptions, expectedKinds: expectedKinds, warnedFaults: warnedFaults, routes: routes)
     }
 
     /// A provider that reads local files or runs programs.

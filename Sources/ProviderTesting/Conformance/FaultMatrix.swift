@@ -1,15 +1,6 @@
 import Domain
 import Foundation
-import HTTPClientLive
 import ProviderKit
-
-/// The live client a fault matrix runs on (`HTTPClientLive.Transport`), named for test targets.
-public typealias LiveTransport = Transport
-
-extension Transport {
-    /// The matrix row's name for `provider` on this transport: `github`, `github-ahc`.
-    public func rowName(_ provider: String) -> String { self == .urlSession ? provider : "\(provider)-ahc" }
-}
 
 /// One cell of the fault matrix: a way the network or the service can misbehave for one source while
 /// another source of the same run stays healthy.
@@ -83,19 +74,13 @@ extension ProviderConformance {
     /// same provider against a healthy one. A cell holds when the faulty source reports the cell's kind (or
     /// ends ok for `500→ok`), the healthy source's items are those of a clean run, the run counts as failed
     /// (exit 1) exactly when the faulty source failed, and no secret is printed in reports or logs.
-    ///
-    /// `transport` picks the live client: URLSession (what a source gets by default), or AsyncHTTPClient, which
-    /// the sources get here through `"proxy": "direct"` as a source with a CA or a proxy would.
     public static func faultMatrix(
-        _ subject: ConformanceSubject, expectedKinds: [FaultCell: SourceError.Kind] = [:], cells: [FaultCell] = FaultCell.allCases,
-        transport: Transport = .urlSession
+        _ subject: ConformanceSubject, expectedKinds: [FaultCell: SourceError.Kind] = [:], cells: [FaultCell] = FaultCell.allCases
     ) async throws -> [FaultMatrixResult] {
         guard case .http(let subjectOptions, let success) = subject.backend else {
             return [FaultMatrixResult(cell: .connectionRefused, outcome: "-", violations: ["not an HTTP subject"], seconds: 0)]
         }
-        let options: @Sendable (URL) -> JSONValue = { baseURL in
-            transport == .urlSession ? subjectOptions(baseURL) : setting("proxy", to: "direct", in: subjectOptions(baseURL))
-        }
+        let options = subjectOptions
         let successResponse = try success()
         let healthyServer = try await FixtureServer.start()
         healthyServer.fallback(successResponse)

@@ -4,7 +4,7 @@ import NIOPosix
 import Synchronization
 
 /// A forward proxy on 127.0.0.1 that understands `CONNECT host:port` (how clients tunnel HTTPS, and how
-/// AsyncHTTPClient tunnels plain HTTP too) and records each one: the target and the `Proxy-Authorization`
+/// the transport tunnels plain HTTP too) and records each one: the target and the `Proxy-Authorization`
 /// header it came with. Anything else is answered 405. Targets must be on loopback (the tests' servers):
 /// others are answered 403. With `requiredAuthorization`, a `CONNECT` without that exact
 /// `Proxy-Authorization` is answered 407.

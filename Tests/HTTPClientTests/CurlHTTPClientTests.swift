@@ -5,8 +5,8 @@ import HTTPClientLive
 import ProviderTesting
 import Testing
 
-@Suite("URLSessionHTTPClient against a loopback server")
-struct URLSessionHTTPClientTests {
+@Suite("CurlHTTPClient against a loopback server")
+struct CurlHTTPClientTests {
     @Test("a 200 reaches the caller with its status, case-insensitive headers and body, and names the tool")
     func success() async throws {
         let server = try await FixtureServer.start()
@@ -266,7 +266,7 @@ struct URLSessionHTTPClientTests {
         #expect(await makeClient().fetch(bearer).error?.kind == .configuration)
     }
 
-    @Test("connections per host follow the configured concurrency, past URLSession's default of 6")
+    @Test("connections per host follow the configured concurrency, past the usual 6 of a browser")
     func connectionsPerHost() async throws {
         let server = try await FixtureServer.start()
         // Each answer is held 2 s, so requests issued within 2 s of each other are seen together even on a

@@ -1,0 +1,58 @@
+import Dispatch
+import Domain
+import Foundation
+import Testing
+
+/// Waits, with its deadline's clock paused, as a request waiting for a slot of the run's limit does; then
+/// finishes, having waited `seconds` (on a timer of its own, longer than its source's timeout).
+private struct QueuedSource: ItemSource {
+    var seconds: Double
+
+    func load(_ context: LoadContext, into sink: ItemSink) {
+        let resume = context.cancellation.pauseDeadline()
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            resume()
+            sink.finish()
+        }
+    }
+}
+
+@Suite("A source's clock stops while it waits on the run")
+struct DeadlinePauseTests {
+    @Test("a paused deadline moves later while paused and stays put once resumed; `latest` bounds it")
+    func pausedDeadline() throws {
+        let start = DispatchTime.now()
+        let token = CancellationToken(deadline: start + 10, latest: start + 20)
+        #expect(token.deadline == start + 10)
+        let resume = token.pauseDeadline()
+        let paused = try #require(token.deadline)
+        let later = try #require(token.deadline)
+        #expect(paused > start + 10 && later >= paused)
+        resume()
+        resume()  // only the first call counts
+        let resumed = try #require(token.deadline)
+        #expect(token.deadline == resumed)
+        #expect(resumed <= start + 20)
+        let capped = CancellationToken(deadline: start + 10, latest: start + 10)
+        let end = capped.pauseDeadline()
+        #expect(capped.deadline == start + 10)
+        end()
+    }
+
+    @Test("a source that waits on the run longer than its timeout is not timed out for it")
+    func queuedSourceKeepsItsTime() async {
+        let report = await AggregateSourcesUseCase().execute([
+            PlannedSource(descriptor: descriptor("queued", timeout: 0.2), plan: .load(QueuedSource(seconds: 0.6))),
+        ])
+        #expect(report.sources[0].status == .ok, "\(String(describing: report.sources[0].error))")
+    }
+
+    @Test("the run's deadline still ends a source that is waiting on the run")
+    func runDeadlineStillHolds() async {
+        let report = await AggregateSourcesUseCase().execute([
+            PlannedSource(descriptor: descriptor("queued", timeout: 0.2), plan: .load(QueuedSource(seconds: 5))),
+        ], deadlineSeconds: 0.4)
+        #expect(report.sources[0].status == .timeout)
+        #expect(report.sources[0].error == SourceError(.timeout, "the run's deadline passed before this source finished"))
+    }
+}
