@@ -149,14 +149,20 @@ final class StreamingRun: ItemStream {
         }
     }
 
-    func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
-        let streams = sources.withLock { sources in
+    /// Whether the source at `index` streams (decided at its first batch); a held source's `items` are kept
+    /// (`pastCap`: apart, for the history and the sinks only).
+    private func streams(_ index: Int, _ source: SourceDescriptor, holding items: [Item], pastCap: Bool) -> Bool {
+        sources.withLock { sources in
             let streams = sources[index].streams ?? storage.canStream(source)
             sources[index].streams = streams
-            if !streams { sources[index].held.append(contentsOf: items) }
+            if !streams, pastCap { sources[index].heldPastCap.append(contentsOf: items) }
+            if !streams, !pastCap { sources[index].held.append(contentsOf: items) }
             return streams
         }
-        guard streams else { return }
+    }
+
+    func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
+        guard streams(index, source, holding: items, pastCap: false) else { return }
         offer?(index, items)
         if markNew {
             learnNew(items, index: index)
@@ -180,13 +186,7 @@ final class StreamingRun: ItemStream {
     /// Items past the source's display cap: the history and the sinks see them as they see every item, the
     /// output never does (a held source's wait for its end with the rest).
     func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap items: [Item]) {
-        let streams = sources.withLock { sources in
-            let streams = sources[index].streams ?? storage.canStream(source)
-            sources[index].streams = streams
-            if !streams { sources[index].heldPastCap.append(contentsOf: items) }
-            return streams
-        }
-        guard streams else { return }
+        guard streams(index, source, holding: items, pastCap: true) else { return }
         offer?(index, items)
         recordPastCap(items, index: index)
     }
