@@ -142,9 +142,6 @@ public final class FixtureServer: Sendable {
     /// Requests received whose answer is not yet fully written (a delayed or stalled one is still in flight).
     public var requestsInFlight: Int { shared.state.withLock { $0.inFlight } }
 
-    /// Connections open right now (a client that gave a transfer up closed its connection).
-    public var openConnections: Int { shared.connections.withLock { $0.open.count } }
-
     /// The most connections that were open at the same moment.
     public var peakOpenConnections: Int { shared.connections.withLock { $0.peak } }
 
