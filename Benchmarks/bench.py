@@ -210,6 +210,32 @@ def shaping():
     add(f"shaping: {lines:,}-line NDJSON", results, "aggregate -f ndjson", "cost of --jq / --dedupe", lines, "lines")
 
 
+def history():
+    """What the item history costs (issue 40, goal: at most 10 % over no history): the same NDJSON file to -f ndjson
+    with no store (AGGREGATE_HOME cannot be made: the run goes on without one), with a store recording the ids as
+    items stream (no --new), with --new on a fresh store (every id recorded and checked before its item is
+    printed), and with --new on a store that saw every item (all checked, none printed). Also --dedupe title,
+    whose goal is at most 1.5x the plain run. LINES=200000 is the issue's size."""
+    path = issues_file()
+    manifest = files_manifest("issues", path, "ndjson")
+    command = [binary, "--manifest", manifest, "--format", "ndjson"]
+    fresh, seen = {"AGGREGATE_HOME": home()}, {"AGGREGATE_HOME": home()}
+    measure(command + ["--new"], seen)  # every item recorded
+
+    def before(name):
+        if name == "--new, fresh store":
+            fresh["AGGREGATE_HOME"] = home()
+
+    results = rounds([
+        ("no store", (command, {"AGGREGATE_HOME": "/dev/null/no-store"})),
+        ("history, no --new", (command, {"AGGREGATE_HOME": home()})),
+        ("--new, fresh store", (command + ["--new"], fresh)),
+        ("--new, all seen", (command + ["--new"], seen)),
+        ("--dedupe title (no store)", (command + ["--dedupe", "title"], {"AGGREGATE_HOME": "/dev/null/no-store"})),
+    ], before=before)
+    add(f"history: {lines:,}-line NDJSON", results, "no store", "history <= 1.10x, --dedupe title <= 1.5x", lines, "lines")
+
+
 # MARK: - Feeds end to end (issue 20, goal 7)
 
 def feeds_ndjson():
@@ -234,7 +260,7 @@ import formats as large  # noqa: E402
 
 selected = os.environ.get("ONLY", "fanout,warm,cold,files,shape" + (",feeds-ndjson" if os.environ.get("FEEDS", "1") != "0" else "")).split(",")
 for name, function in [("fanout", fan_out), ("warm", warm_cache), ("cold", cold_start), ("files", local_files),
-                       ("shape", shaping), ("feeds-ndjson", feeds_ndjson), ("large-peers", lambda: large.peers(sys.modules[__name__])),
+                       ("shape", shaping), ("history", history), ("feeds-ndjson", feeds_ndjson), ("large-peers", lambda: large.peers(sys.modules[__name__])),
                        ("large-formats", lambda: large.formats(sys.modules[__name__]))]:
     if name in selected:
         print(f"running {name}…", file=sys.stderr, flush=True)

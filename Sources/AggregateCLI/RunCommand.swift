@@ -45,7 +45,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: [.customShort("f"), .long], help: "Output format (default: table; json with --jq).")
     var format: OutputFormat?
 
-    @Option(name: .long, help: ArgumentHelp("At most N items per source in the output.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("At most N items per source in the output; the rest are counted on stderr (the table says \"… N more\") and still reach the history and the sinks.", valueName: "n"))
     var limit: Int?
 
     @Option(
@@ -273,6 +273,10 @@ struct RunCommand: ParsableCommand {
             }
             for warning in source.warnings {
                 Terminal.writeError("aggregate: \(source.id): warning: \(warning)\n")
+            }
+            // The table says "… N more" itself; every other format says it here, so --limit drops nothing silently.
+            if let limit, source.itemCount > limit {
+                Terminal.writeError("aggregate: \(source.id): \(limit) of \(source.itemCount) items printed (--limit)\n")
             }
         }
     }

@@ -21,6 +21,8 @@ final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
         var held: [Item] = []
+        /// A held source's items past its display cap (`ItemSink.emitPastCap`).
+        var heldPastCap: [Item] = []
         var batches = 0
         var isFirstRun = false
         var shown = 0
@@ -50,7 +52,7 @@ final class StreamingRun: ItemStream {
         case items([Item])
         /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
         /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
-        case held(SourceReport)
+        case held(SourceReport, pastCap: [Item])
     }
 
     private let output: OrderedHandoff<Event>
@@ -101,7 +103,7 @@ final class StreamingRun: ItemStream {
         output.drain(name: "aggregate.output", { [self] index, event, more in
             switch event {
             case .items(let items): write(index, items, more)
-            case .held(let report): finishHeld(report, index: index, write: write)
+            case .held(let report, let pastCap): finishHeld(report, pastCap: pastCap, index: index, write: write)
             }
         }, done: { [drained] in drained.leave() })
     }
@@ -164,14 +166,20 @@ final class StreamingRun: ItemStream {
         return result.kept
     }
 
-    func source(at index: Int, _ source: SourceDescriptor, didEmit emitted: [Item]) {
-        let streams = sources.withLock { sources in
+    /// Whether the source at `index` streams (decided at its first batch); a held source's `items` are kept
+    /// (`pastCap`: apart, for the history and the sinks only).
+    private func streams(_ index: Int, _ source: SourceDescriptor, holding items: [Item], pastCap: Bool) -> Bool {
+        sources.withLock { sources in
             let streams = sources[index].streams ?? storage.canStream(source)
             sources[index].streams = streams
-            if !streams { sources[index].held.append(contentsOf: emitted) }
+            if !streams, pastCap { sources[index].heldPastCap.append(contentsOf: items) }
+            if !streams, !pastCap { sources[index].held.append(contentsOf: items) }
             return streams
         }
-        guard streams else { return }
+    }
+
+    func source(at index: Int, _ source: SourceDescriptor, didEmit emitted: [Item]) {
+        guard streams(index, source, holding: emitted, pastCap: false) else { return }
         let items = filtered(emitted, index: index)
         guard !items.isEmpty else { return }
         offer?(index, items)
@@ -191,6 +199,34 @@ final class StreamingRun: ItemStream {
                 return sources[index].unrecorded
             }
             if let chunk { pushHistory([(index, chunk)]) }
+        }
+    }
+
+    /// Items past the source's display cap: the history and the sinks see them as they see every item, the
+    /// output never does (a held source's wait for its end with the rest).
+    func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap emitted: [Item]) {
+        guard streams(index, source, holding: emitted, pastCap: true) else { return }
+        let items = filtered(emitted, index: index)
+        guard !items.isEmpty else { return }
+        offer?(index, items)
+        recordPastCap(items, index: index)
+    }
+
+    /// Records items past the display cap in the history, as their source's printed items are recorded.
+    private func recordPastCap(_ items: [Item], index: Int) {
+        guard !items.isEmpty else { return }
+        let id = descriptors[index].id
+        let note: String?
+        if markNew {
+            note = storage.recordNew(items, sourceID: id).note
+        } else if newOnly {
+            note = storage.recordSeen(items, sourceID: id, newOnly: true).note
+        } else {
+            note = storage.markSeen([(id, items.map(\.id))])[id]
+        }
+        guard let note else { return }
+        sources.withLock { sources in
+            if !sources[index].notes.contains("\(id): \(note)") { sources[index].notes.append("\(id): \(note)") }
         }
     }
 
@@ -246,9 +282,10 @@ final class StreamingRun: ItemStream {
             finished.streamedItemCount = 0
             sources.withLock { sources in
                 sources[index].held = []
+                sources[index].heldPastCap = []
                 sources[index].unrecorded = []
             }
-            output.push(.held(finished), from: index, waiting: false)
+            output.push(.held(finished, pastCap: source.heldPastCap), from: index, waiting: false)
             output.finish(index)
             return
         }
@@ -263,24 +300,30 @@ final class StreamingRun: ItemStream {
 
     /// On the output thread: a held source's store part, then its items.
     private func finishHeld(
-        _ report: SourceReport, index: Int, write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
+        _ report: SourceReport, pastCap: [Item], index: Int,
+        write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
     ) {
         var notes: [String] = []
         var served = storage.applyCache(to: report, query: query, notes: &notes)
+        // Only this run's own items have entries past the cap: a last good copy served instead has none.
+        var ownPastCap = served.status == report.status && served.cache != .stale ? pastCap : []
         if filters[index] != nil {
-            // A held source is filtered once, here: its tally is this batch's.
+            // A held source is filtered once, here (past-cap entries too: a dropped item is never announced).
             served.items = filtered(served.items, index: index)
+            ownPastCap = filtered(ownPastCap, index: index)
             let tally = sources.withLock { $0[index].filtered }
             served.filteredItemCount = tally.dropped
             if let warning = tally.warning { served.warnings.append(warning) }
         }
         if !served.items.isEmpty { offer?(index, served.items) }
+        if !ownPastCap.isEmpty { offer?(index, ownPastCap) }
         var finished = served
         if markNew {
             learnNew(served.items, index: index)
         } else {
             finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
         }
+        recordPastCap(ownPastCap, index: index)  // after the printed items, which tell whether it is a first run
         if !finished.items.isEmpty { write(index, finished.items, false) }
         (finished.items, finished.streamedItemCount) = ([], finished.items.count)
         sources.withLock { sources in

@@ -37,7 +37,7 @@ public struct FeedProvider: Provider {
     private static let optionSpecs: [OptionSpec] = {
         DocumentLocations.specs("feed", plural: "feeds") + [
             OptionSpec("maxItemsPerFeed", "integer ≥ 1", default: String(Self.defaultMaxItemsPerFeed),
-                       identity: .tuning, help: "Entries kept from each feed, from its top; parsing stops there."),
+                       identity: .tuning, help: "Entries printed from each feed, from its top. Entries past it are named in a warning, recorded in the item history and offered to sinks, so --new and sinks lose none."),
             DocumentLocations.tagsSpec(help: " (an OPML import puts the feed's categories here)."),
         ] + HTTPSourceOptions.explicitURLSpecs
     }()

@@ -65,35 +65,35 @@ public struct GitHubIssueRepository {
 extension GitHubIssueRepository: IssueRepository {
     public func issues(
         in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
+        completion: @escaping @Sendable (Result<IssueListing, SourceError>) -> Void
     ) {
         PageWalk.run(
-            firstPageRequest(for: repository, matching: query), kept: [TrackerIssue](), client: client,
+            firstPageRequest(for: repository, matching: query), kept: IssueListing(issues: []), client: client,
             cancellation: cancellation, request: { request($0) },
             step: { response, kept in nextStep(after: response, kept: kept, of: repository, matching: query) }
-        ) { result, last in
+        ) { result, warnings, last in
             logQuota(last, repository: repository)
-            completion(result)
+            completion(result.map { $0.adding(warnings) })
         }
     }
 
     private func nextStep(
-        after response: HTTPResponse, kept: [TrackerIssue], of repository: RepositoryRef, matching query: IssueQuery
-    ) -> Result<PageWalk.Step<[TrackerIssue]>, SourceError> {
+        after response: HTTPResponse, kept: IssueListing, of repository: RepositoryRef, matching query: IssueQuery
+    ) -> Result<PageWalk.Step<IssueListing>, SourceError> {
         if let error = statusError(response, secrets: token.map { [$0] } ?? []) { return .failure(error) }
         let decoded = response.decode([IssueResponseDTO].self, using: IssueResponseDTO.decoder)
-        guard case .success(let dtos) = decoded else { return decoded.map { _ in .done([]) } }
+        guard case .success(let dtos) = decoded else { return decoded.map { _ in .done(kept) } }
         var kept = kept
         let listed = dtos.lazy.filter { query.includePullRequests || !$0.isPullRequest }
-        kept.appendNew(listed.map { $0.toDomain(repository: repository) })
-        if kept.count >= query.maxItems { return .success(.done(Array(kept.prefix(query.maxItems)))) }
-        let link = LinkHeader(response.headers.values(for: "Link"), relativeTo: response.url)
+        kept.issues.appendNew(listed.map { $0.toDomain(repository: repository) })
         // An empty page would never end (a link back to a page already read ends the walk).
-        guard let next = link.next, !dtos.isEmpty else { return .success(.done(kept)) }
+        let next = dtos.isEmpty ? nil : LinkHeader(response.headers.values(for: "Link"), relativeTo: response.url).next
+        if kept.issues.count >= query.maxItems { return .success(.done(kept.cut(at: query.maxItems, more: next != nil))) }
+        guard let next else { return .success(.done(kept)) }
         if token != nil, !next.hasSameOrigin(as: baseURL) {
-            return .failure(SourceError(.badResponse,
+            return .success(.stop(kept, reason: SourceError(.badResponse,
                 "the next-page link points to \(next.host ?? "another host"), not \(baseURL.host ?? "the API host"); "
-                    + "not following it with the token"))
+                    + "not following it with the token")))
         }
         return .success(.next(next, kept))
     }

@@ -66,30 +66,31 @@ public struct GitLabIssueRepository {
 extension GitLabIssueRepository: IssueRepository {
     public func issues(
         in project: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
+        completion: @escaping @Sendable (Result<IssueListing, SourceError>) -> Void
     ) {
         PageWalk.run(
-            firstPageRequest(for: project, matching: query), kept: [TrackerIssue](), client: client,
+            firstPageRequest(for: project, matching: query), kept: IssueListing(issues: []), client: client,
             cancellation: cancellation, request: { request($0) },
             step: { response, kept in nextStep(after: response, kept: kept, of: project, matching: query) }
-        ) { result, _ in completion(result) }
+        ) { result, warnings, _ in completion(result.map { $0.adding(warnings) }) }
     }
 
     private func nextStep(
-        after response: HTTPResponse, kept: [TrackerIssue], of project: RepositoryRef, matching query: IssueQuery
-    ) -> Result<PageWalk.Step<[TrackerIssue]>, SourceError> {
+        after response: HTTPResponse, kept: IssueListing, of project: RepositoryRef, matching query: IssueQuery
+    ) -> Result<PageWalk.Step<IssueListing>, SourceError> {
         if let error = statusError(response) { return .failure(error) }
         let decoded = response.decode([GitLabIssueDTO].self, using: GitLabIssueDTO.decoder)
-        guard case .success(let dtos) = decoded else { return decoded.map { _ in .done([]) } }
+        guard case .success(let dtos) = decoded else { return decoded.map { _ in .done(kept) } }
         var kept = kept
-        kept.appendNew(dtos.lazy.map { $0.toDomain(project: project) })
-        if kept.count >= query.maxItems { return .success(.done(Array(kept.prefix(query.maxItems)))) }
+        kept.issues.appendNew(dtos.lazy.map { $0.toDomain(project: project) })
         // An empty page would never end (a link back to a page already read ends the walk).
-        guard let next = Self.nextPage(after: response), !dtos.isEmpty else { return .success(.done(kept)) }
+        let next = dtos.isEmpty ? nil : Self.nextPage(after: response)
+        if kept.issues.count >= query.maxItems { return .success(.done(kept.cut(at: query.maxItems, more: next != nil))) }
+        guard let next else { return .success(.done(kept)) }
         if credential != nil, !next.hasSameOrigin(as: baseURL) {
-            return .failure(SourceError(.badResponse,
+            return .success(.stop(kept, reason: SourceError(.badResponse,
                 "the next-page link points to \(next.host ?? "another host"), not \(baseURL.host ?? "the API host"); "
-                    + "not following it with the token"))
+                    + "not following it with the token")))
         }
         return .success(.next(next, kept))
     }

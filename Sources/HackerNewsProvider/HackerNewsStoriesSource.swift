@@ -15,7 +15,11 @@ struct HackerNewsStoriesSource: ItemSource {
         repository.storyIDs(cancellation: context.cancellation) { result in
             let ids: [Int]
             switch result {
-            case .success(let all): ids = Array(all.prefix(maxItems))
+            case .success(let all):
+                ids = Array(all.prefix(maxItems))
+                if all.count > maxItems {
+                    sink.warn("\(maxItems) of the list's \(all.count) stories kept (maxItems); the others were not fetched")
+                }
             case .failure(let error): return sink.fail(error)
             }
             guard !ids.isEmpty else { return sink.finish() }

@@ -139,6 +139,9 @@ public final class FixtureServer: Sendable {
     /// Connections accepted since the start (a client that reuses its connections opens few).
     public var acceptedConnections: Int { shared.connections.withLock { $0.next } }
 
+    /// Requests received whose answer is not yet fully written (a delayed or stalled one is still in flight).
+    public var requestsInFlight: Int { shared.state.withLock { $0.inFlight } }
+
     /// The most connections that were open at the same moment.
     public var peakOpenConnections: Int { shared.connections.withLock { $0.peak } }
 

@@ -100,8 +100,8 @@ public final class AggregateServer: Sendable {
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
     }
 
-    private func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    private func makeRouter() -> Router<ServeRequestContext> {
+        let router = Router(context: ServeRequestContext.self)
         router.add(middleware: AccessMiddleware(access: access, metrics: state.metrics))
         let cache = RepresentationCache()
         APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)

@@ -116,6 +116,22 @@ struct ItemIdentityTests {
         #expect(ItemIdentity.normalizedTitle("ÉTÉ à Paris") == "ete a paris")
         #expect(ItemIdentity.normalizedTitle("— … —") == nil)
     }
+
+    @Test("an ASCII title, taken by bytes, normalizes as Foundation's folding does")
+    func asciiTitles() {
+        func reference(_ title: String) -> String? {
+            let folded = title.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let words = folded.split { !($0.isLetter || $0.isNumber) }
+            return words.isEmpty ? nil : words.joined(separator: " ")
+        }
+        let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+        var random = SystemRandomNumberGenerator()
+        let titles = printable + ["", "   ", "Issue number 42", "A-B_C d\te\nF", "\u{1}x\u{7F}Y", "ALL CAPS 123"]
+            + (0..<500).map { _ in (0..<Int.random(in: 1...24, using: &random)).map { _ in printable.randomElement(using: &random)! }.joined() }
+        for title in titles {
+            #expect(ItemIdentity.normalizedTitle(title) == reference(title), "\(title.debugDescription)")
+        }
+    }
 }
 
 @Suite("Streaming item filter (--since and --dedupe while items stream)")

@@ -74,11 +74,11 @@ struct UseCaseTests {
     func issuesCapped() async {
         struct Repo: IssueRepository {
             func issues(in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-                        completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void) {
+                        completion: @escaping @Sendable (Result<IssueListing, SourceError>) -> Void) {
                 let date = Date(timeIntervalSince1970: 0)
-                completion(.success((1...5).map {
+                completion(.success(IssueListing(issues: (1...5).map {
                     TrackerIssue(repository: repository, number: $0, title: "t\($0)", state: "open", createdAt: date, updatedAt: date)
-                }))
+                })))
             }
         }
         let report = await runToCompletion(FetchIssuesUseCase(

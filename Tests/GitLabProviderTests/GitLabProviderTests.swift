@@ -127,17 +127,34 @@ struct GitLabProviderTests {
         let report = try await run(options(server: server, ["maxItems": 2]))
         await server.stop()
         #expect(report.items.count == 2 && server.requests.count == 1)
+        #expect(report.warnings == ["group/sub/project: 2 issues kept (maxItems); the tracker lists more, which were not fetched"],
+                "a cap that leaves issues out says so")
     }
 
-    @Test("a next-page link to another host is not followed with the token")
+    @Test("a next-page link to another host is not followed with the token; the first page's issues stay, with a warning naming page 2")
     func foreignNextPage() async throws {
         let server = try await FixtureServer.start()
         server.route(nestedPath, try Fixture.page1.response(headers: [("Link", "<https://elsewhere.example/api/v4/x?page=2>; rel=\"next\"")]))
         let report = try await run(options(server: server))
         await server.stop()
-        #expect(report.status == .error && report.error?.kind == .badResponse)
-        #expect(report.error?.message.contains("elsewhere.example") == true)
+        #expect(report.status == .ok && report.items.count == 2)
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.hasPrefix("group/sub/project: page 2 not read (badResponse: ") == true, "\(report.warnings)")
+        #expect(report.warnings.first?.contains("elsewhere.example") == true)
+        #expect(report.warnings.first?.hasSuffix("the first page kept") == true)
         #expect(server.requests.count == 1)
+    }
+
+    @Test("a later page that fails keeps the pages before it, with a warning naming the page")
+    func laterPageFails() async throws {
+        let server = try await FixtureServer.start()
+        server.route(nestedPath, query: ["page": "2"], FixtureResponse(status: 500, body: Data("{}".utf8)))
+        server.route(nestedPath, try Fixture.page1.response(headers: [("X-Next-Page", "2")]))
+        let report = try await run(options(server: server, ["maxRetries": 0]))
+        await server.stop()
+        #expect(report.status == .ok && report.items.count == 2)
+        #expect(report.warnings.first?.hasPrefix("group/sub/project: page 2 not read (") == true, "\(report.warnings)")
+        #expect(server.requests.count == 2)
     }
 
     @Test("a 404 project is a warning with GitLab's message; the other project stays")

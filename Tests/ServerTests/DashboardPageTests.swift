@@ -72,4 +72,35 @@ struct DashboardPageTests {
         #expect(!dashboard.text.contains(token))
         try await harness.stop()
     }
+
+    @Test("wrong tokens from one address: the sixth try within the minute is 429 with Retry-After, even with the right token; logout clears the cookie")
+    func loginThrottleAndLogout() async throws {
+        let token = "throttle-token-5d1a"
+        let harness = try await ServeHarness.start(manifest: """
+            {"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}]}
+            """, files: ["data/notes.ndjson": ndjson([("n1", "One", nil)])], token: token)
+        let form = [("Content-Type", "application/x-www-form-urlencoded")]
+        let session = try #require(try await harness.request("/login", method: .POST, headers: form, body: "token=\(token)")
+            .header("Set-Cookie").map { String($0.split(separator: ";")[0]) })
+        let dashboard = try await harness.request("/", headers: [("Cookie", session)])
+        #expect(dashboard.text.contains(#"action="/logout""#), "a logged-in viewer gets the log-out button")
+        for attempt in 1...5 {
+            let wrong = try await harness.request("/login", method: .POST, headers: form, body: "token=guess\(attempt)")
+            #expect(wrong.status == 401, "attempt \(attempt)")
+        }
+        let throttled = try await harness.request("/login", method: .POST, headers: form, body: "token=\(token)")
+        #expect(throttled.status == 429)
+        let retryAfter = try #require(throttled.header("Retry-After").flatMap { Int($0) })
+        #expect((1...60).contains(retryAfter))
+        #expect(throttled.header("Set-Cookie") == nil, "no session while throttled, even for the right token")
+        #expect(!throttled.text.contains(token))
+        #expect(try await harness.request("/", headers: [("Cookie", session)]).status == 200, "a session already had stays")
+
+        let logout = try await harness.request("/logout", method: .POST, headers: [("Cookie", session)])
+        #expect(logout.status == 303)
+        #expect(logout.header("Location") == "/login")
+        let cleared = try #require(logout.header("Set-Cookie"))
+        #expect(cleared.hasPrefix("aggregate_session=;") && cleared.contains("Max-Age=0"), "\(cleared)")
+        try await harness.stop()
+    }
 }

@@ -57,6 +57,8 @@ struct RunCommandTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
+        #expect(result.stderr.contains("aggregate: notes: 1 of 2 items printed (--limit)"), "--limit says what it left out: \(result.stderr)")
+        #expect(result.stderr.contains("aggregate: tasks: 1 of 2 items printed (--limit)"))
         for line in lines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect(object?["source"] is String)

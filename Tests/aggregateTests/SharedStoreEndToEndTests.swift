@@ -47,6 +47,20 @@ struct SharedStoreEndToEndTests {
                 environment: ["AGGREGATE_STORE": store, "HOOK_SECRET": SinkSandbox.secret], whileRunning: whileRunning)
         }
 
+        /// Polls the server until a session of this test's database waits for an advisory lock (a fetch lease held
+        /// by another process); false if none did within `seconds`.
+        func awaitLeaseWaiter(within seconds: Double = 60) async throws -> Bool {
+            let name = URL(string: store)?.lastPathComponent ?? ""
+            let sql = "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database "
+                + "WHERE l.locktype = 'advisory' AND NOT l.granted AND d.datname = '\(name)'"
+            for _ in 0..<Int(seconds * 10) {
+                let waiting = try await TestPostgres.administer(sql).trimmingCharacters(in: .whitespacesAndNewlines)
+                if let count = Int(waiting), count > 0 { return true }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+
         /// `count` processes at once, each with its own data directory: only the database is shared.
         func runConcurrently(_ arguments: [String], count: Int = SharedStoreEndToEndTests.processes) async throws -> [CommandResult] {
             try await withThrowingTaskGroup(of: CommandResult.self) { group in
@@ -112,7 +126,10 @@ struct SharedStoreEndToEndTests {
         let holder = try await shared.run(["-f", "ndjson", "--new", "--sources", "alpha"]) { pid in
             #expect(try await eventually { server.requests(path: "/feeds/alpha.xml").count == 1 })
             waiter.withLock { $0 = Task { try await shared.run(["-f", "ndjson", "--new", "--sources", "alpha"]) } }
-            try await Task.sleep(for: .seconds(1))  // let it reach the lease (if it has not, it simply takes it itself)
+            // The waiter is blocked on the holder's advisory lock (the event, seen by the server) before the kill.
+            let waiting = try await shared.awaitLeaseWaiter()
+            #expect(waiting, "the second process never waited for the lease")
+            #expect(server.requests(path: "/feeds/alpha.xml").count == 1, "the waiter sent nothing while it waited")
             kill(pid, SIGKILL)
         }
         let waited = try await #require(waiter.withLock { $0 }).value

@@ -23,16 +23,20 @@ public final class ItemSink: Sendable {
 
     private let state = Mutex(State())
     private let onItems: @Sendable ([Item]) -> Void
+    private let onPastCap: @Sendable ([Item]) -> Void
     private let onFinish: @Sendable (Outcome, [String]) -> Void
 
     /// - Parameters:
     ///   - onItems: called for every non-empty batch emitted before the sink finished.
+    ///   - onPastCap: called for every non-empty batch of `emitPastCap` before the sink finished.
     ///   - onFinish: called once, with the outcome and the warnings gathered, after every `onItems` call.
     public init(
         onItems: @escaping @Sendable ([Item]) -> Void,
+        onPastCap: @escaping @Sendable ([Item]) -> Void = { _ in },
         onFinish: @escaping @Sendable (Outcome, [String]) -> Void
     ) {
         self.onItems = onItems
+        self.onPastCap = onPastCap
         self.onFinish = onFinish
     }
 
@@ -42,6 +46,18 @@ public final class ItemSink: Sendable {
     /// `onItems` runs outside the lock (it may wait for a slow writer); a finish from outside (the timeout)
     /// arriving meanwhile is delivered when it returns, so no batch ever follows `onFinish`.
     public func emit(_ items: [Item]) {
+        forward(items, to: onItems)
+    }
+
+    /// Delivers items the source read but leaves out of what is printed because of a display cap
+    /// (`maxItemsPerFeed`): the run records them in the item history and offers them to the sinks, so a
+    /// burst larger than the cap is never lost, only not printed. The source says so in a warning. Same
+    /// ordering rules as `emit`.
+    public func emitPastCap(_ items: [Item]) {
+        forward(items, to: onPastCap)
+    }
+
+    private func forward(_ items: [Item], to callback: @Sendable ([Item]) -> Void) {
         guard !items.isEmpty else { return }
         let forward = state.withLock { state -> Bool in
             guard !state.isFinished else { return false }
@@ -49,7 +65,7 @@ public final class ItemSink: Sendable {
             return true
         }
         guard forward else { return }
-        onItems(items)
+        callback(items)
         let deferred = state.withLock { state -> (Outcome, [String])? in
             state.emitting -= 1
             guard state.emitting == 0 else { return nil }

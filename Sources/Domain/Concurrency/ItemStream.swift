@@ -7,7 +7,16 @@ public protocol ItemStream: Sendable {
     /// count (`streamedItemCount`). Calls for one source never overlap; calls for different sources may.
     func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item])
 
+    /// Items of source `index` past its display cap (`ItemSink.emitPastCap`): for the item history and the
+    /// sinks, never printed. Same threading as `didEmit`.
+    func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap items: [Item])
+
     /// Source `index` is done, whatever its plan (loaded, skipped, failed), before the run completes.
     /// No batch of it comes after this.
     func source(at index: Int, didFinish report: SourceReport)
+}
+
+extension ItemStream {
+    /// A stream that only prints has nothing to do with items past a display cap.
+    public func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap items: [Item]) {}
 }

@@ -42,6 +42,32 @@ public struct IssueQuery: Sendable, Hashable {
     }
 }
 
+/// What one repository's listing brought: its issues (at most `IssueQuery.maxItems`), and what the run is
+/// told about it: pages left unread, issues past `maxItems` the tracker has but that were not fetched.
+public struct IssueListing: Sendable, Hashable {
+    public var issues: [TrackerIssue]
+    public var warnings: [String]
+
+    public init(issues: [TrackerIssue], warnings: [String] = []) {
+        self.issues = issues
+        self.warnings = warnings
+    }
+
+    /// The listing's first `maxItems` issues, with a warning when it had more or the tracker lists more (`more`:
+    /// a next page).
+    public func cut(at maxItems: Int, more: Bool) -> IssueListing {
+        guard issues.count > maxItems || more else { return self }
+        return IssueListing(
+            issues: Array(issues.prefix(maxItems)),
+            warnings: warnings + ["\(maxItems) issues kept (maxItems); the tracker lists more, which were not fetched"])
+    }
+
+    /// The listing with `more` warnings after its own.
+    public func adding(_ more: [String]) -> IssueListing {
+        IssueListing(issues: issues, warnings: warnings + more)
+    }
+}
+
 /// An issue (or pull request) on a tracker. (Not `Issue`: that name belongs to Swift Testing in every test target.)
 public struct TrackerIssue: Sendable, Hashable {
     public struct Label: Sendable, Hashable {

@@ -1,10 +1,11 @@
 import Foundation
 
 /// Issues of one repository on a tracker. Pagination is the repository's business: it returns at most
-/// `query.maxItems` issues, newest first as the tracker orders them.
+/// `query.maxItems` issues, newest first as the tracker orders them, with a warning when it left issues or pages
+/// out.
 public protocol IssueRepository: Sendable {
     func issues(
         in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-        completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
+        completion: @escaping @Sendable (Result<IssueListing, SourceError>) -> Void
     )
 }

@@ -76,7 +76,13 @@ public struct AggregateSourcesUseCase: Sendable {
                 finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
             case .load(let itemSource):
                 let streamed = stream.map { stream in
-                    { @Sendable (items: [Item]) in stream.source(at: index, source.descriptor, didEmit: items) }
+                    { @Sendable (items: [Item], pastCap: Bool) in
+                        if pastCap {
+                            stream.source(at: index, source.descriptor, didEmitPastCap: items)
+                        } else {
+                            stream.source(at: index, source.descriptor, didEmit: items)
+                        }
+                    }
                 }
                 // Until `load` has returned, what the source starts may not yet be registered as lingering:
                 // a deadline firing meanwhile must not complete the run before it is.
@@ -110,11 +116,13 @@ public struct AggregateSourcesUseCase: Sendable {
         }
     }
 
-    /// - Parameter streamed: where the source's batches go when they are streamed rather than kept.
+    /// - Parameter streamed: where the source's batches go when they are streamed rather than kept (`pastCap`:
+    ///   a batch past the source's display cap; without a stream those are not kept, the source's warning
+    ///   counts them).
     private static func load(
         _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
         runCancellation: CancellationToken?, lingering: LingeringWork,
-        observer: (any AggregateObserver)?, streamed: (@Sendable ([Item]) -> Void)?,
+        observer: (any AggregateObserver)?, streamed: (@Sendable (_ items: [Item], _ pastCap: Bool) -> Void)?,
         finish: @escaping @Sendable (SourceReport) -> Void
     ) {
         let start = DispatchTime.now()
@@ -147,9 +155,10 @@ public struct AggregateSourcesUseCase: Sendable {
                     }
                     return delivered.items.count + delivered.streamedCount
                 }
-                streamed?(batch)
+                streamed?(batch, false)
                 observer?.source(descriptor.id, didDeliver: count)
             },
+            onPastCap: { batch in streamed?(batch, true) },
             onFinish: { outcome, warnings in
                 forgetRunHandler()
                 finished.withLock { $0 }()

@@ -23,23 +23,62 @@ public struct FetchFeedEntriesUseCase: ItemSource {
         self.label = label
     }
 
+    /// Entries read from one feed, at most: what `maxEntriesPerFeed` leaves out is still recorded and offered to
+    /// sinks (below), so the bound on reading is far above it; a feed's size cap bounds it too.
+    public static let maxEntriesRead = 10_000
+
+    /// Each feed's first `maxEntriesPerFeed` entries are the source's items; the entries after them are
+    /// emitted past the cap (`ItemSink.emitPastCap`: recorded in the history and offered to sinks, not
+    /// printed) with a warning that counts them, so a burst of more new entries than the cap between two runs
+    /// is never lost.
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
         let tags: JSONValue? = self.tags.isEmpty ? nil : .array(self.tags.map(JSONValue.string))
-        sink.collect(locations.map(label), context: context) { index, done in
-            repository.feed(at: locations[index], maxEntries: maxEntries, cancellation: context.cancellation) { result in
-                if case .success(let feed) = result {
-                    for warning in feed.warnings { sink.warn("\(label(locations[index])): \(warning)") }
-                }
-                done(result.map { feed in
-                    feed.entries.prefix(maxEntries).map { entry in
-                        var item = entry.toItem(in: feed)
-                        if let tags { item.fields["tags"] = tags }
-                        return item
+        let labels = locations.map(label)
+        let readLimit = max(maxEntries, Self.maxEntriesRead)
+        OrderedFanOut.run(
+            count: locations.count, limit: context.concurrency, cancellation: context.cancellation,
+            notStarted: { Result<(kept: [Item], pastCap: [Item]), SourceError>.failure(.notStarted) },
+            job: { index, done in
+                repository.feed(at: locations[index], maxEntries: readLimit, cancellation: context.cancellation) { result in
+                    if case .success(let feed) = result {
+                        for warning in feed.warnings { sink.warn("\(labels[index]): \(warning)") }
+                        if let warning = Self.capWarning(read: feed.entries.count, kept: maxEntries, readLimit: readLimit) {
+                            sink.warn("\(labels[index]): \(warning)")
+                        }
                     }
-                })
-            }
-        }
+                    done(result.map { feed in
+                        let items = feed.entries.map { entry in
+                            var item = entry.toItem(in: feed)
+                            if let tags { item.fields["tags"] = tags }
+                            return item
+                        }
+                        return (kept: Array(items.prefix(maxEntries)), pastCap: Array(items.dropFirst(maxEntries)))
+                    })
+                }
+            },
+            completion: { results in
+                var outcomes: [(label: String, error: SourceError?)] = []
+                for (label, result) in zip(labels, results) {
+                    switch result {
+                    case .success(let feed):
+                        sink.emit(feed.kept)
+                        sink.emitPastCap(feed.pastCap)
+                        outcomes.append((label, nil))
+                    case .failure(let error):
+                        outcomes.append((label, error))
+                    }
+                }
+                sink.finish(reporting: outcomes)
+            })
+    }
+
+    /// The warning of a feed with more entries than `maxItemsPerFeed`, nil when it had no more.
+    static func capWarning(read: Int, kept: Int, readLimit: Int) -> String? {
+        guard read > kept else { return nil }
+        let total = read >= readLimit ? "at least \(read)" : "\(read)"
+        return "\(kept) of \(total) entries kept (maxItemsPerFeed); the other \(read - kept) are recorded in the "
+            + "item history and offered to sinks, not printed"
     }
 }
 

@@ -15,9 +15,13 @@ public struct FetchIssuesUseCase: ItemSource {
 
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, repositories, query) = (self.repository, self.repositories, self.query)
-        sink.collect(repositories.map(\.description), context: context) { index, done in
+        let labels = repositories.map(\.description)
+        sink.collect(labels, context: context) { index, done in
             repository.issues(in: repositories[index], matching: query, cancellation: context.cancellation) { result in
-                done(result.map { issues in issues.prefix(query.maxItems).map { $0.toItem() } })
+                if case .success(let listing) = result {
+                    for warning in listing.warnings { sink.warn("\(labels[index]): \(warning)") }
+                }
+                done(result.map { listing in listing.issues.prefix(query.maxItems).map { $0.toItem() } })
             }
         }
     }

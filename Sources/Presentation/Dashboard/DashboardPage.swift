@@ -10,12 +10,15 @@ public struct DashboardPage: Sendable {
     public var summary: DashboardSummary
     public var filter: DashboardFilter
     public var now: Date
+    /// Show the log-out button (the viewer came in through the login form's session).
+    public var canLogOut: Bool
 
     /// Sources listed under "Needs attention" (the rest: the filter link).
     static let attentionLimit = 20
 
-    public init(summary: DashboardSummary, filter: DashboardFilter, now: Date = Date()) {
+    public init(summary: DashboardSummary, filter: DashboardFilter, canLogOut: Bool = false, now: Date = Date()) {
         self.summary = summary
+        self.canLogOut = canLogOut
         self.filter = filter
         self.now = now
     }
@@ -30,7 +33,7 @@ public struct DashboardPage: Sendable {
         body += "<p class=\"meta\" id=\"shown\">" + shownText(matching: rows.count, shown: shown.count, page: page) + "</p>"
         body += table(Array(shown), histories: histories)
         body += pager(page: page, pages: pages)
-        return DashboardHTML.document(title: title, current: "/", body: body)
+        return DashboardHTML.document(title: title, current: "/", body: body, canLogOut: canLogOut)
     }
 
     /// The page's title: the failing count first, so a browser tab says it.

@@ -16,6 +16,7 @@ extension DashboardAssets {
         main { padding: 0 1rem 1rem; }
         body > header h1 a { text-decoration: none; }
         nav a[aria-current] { font-weight: 600; }
+        form.logout { display: inline; margin: 0; } form.logout button { font: inherit; padding: 0 0.4rem; }
         .counts { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 0.8rem; }
         .count { background: var(--card); border: 1px solid var(--border); border-radius: 6px; padding: 0.3rem 0.7rem; min-width: 6rem; }
         .count dt { color: var(--muted); font-size: 0.8rem; } .count dd { margin: 0; font-size: 1.3rem; font-weight: 600; }

@@ -16,6 +16,8 @@ public final class ProgressRenderer: Sendable {
         var isFinished = false
         var linesDrawn = 0
         var frame = 0
+        /// Timer ticks so far, drawn or not (tests wait on it instead of sleeping).
+        var ticks = 0
         var loadingSince: [String: DispatchTime] = [:]
         var timer: (any DispatchSourceTimer)?
     }
@@ -87,9 +89,13 @@ public final class ProgressRenderer: Sendable {
         }
     }
 
+    /// How often the timer fired so far, whether it drew or not.
+    public var ticks: Int { state.withLock { $0.ticks } }
+
     private func tick() {
         let now = DispatchTime.now()
         state.withLock { state in
+            state.ticks += 1
             guard !state.isFinished, let latest = state.latest, !latest.rows.isEmpty else { return }  // nothing to draw yet
             let isLoading = latest.rows.contains { !$0.isFinished }
             guard state.isDirty || isLoading else { return }  // spinner and clocks move only while loading

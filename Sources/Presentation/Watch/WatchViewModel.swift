@@ -14,7 +14,8 @@ public struct WatchSourceState: Sendable, Hashable {
     /// When a cycle last ended `ok` (nil: never in this process).
     public var lastSuccessAt: Date?
     public var next: Date?
-    /// Ids of its items first seen after the watch's first cycle (marked as new).
+    /// Ids of its latest items that were not in its first cycle (marked as new): a subset of the latest result,
+    /// so it never outgrows it however long the watch runs.
     public var newItemIDs: Set<String> = []
 
     public init(id: String) {
@@ -23,8 +24,11 @@ public struct WatchSourceState: Sendable, Hashable {
 }
 
 /// The watch's observable state: fed by the watch (as a `WatchObserver` would be, from any thread), read by
-/// the full-screen view. Each source's items of its first cycle are the baseline; an item id first seen later
-/// is new, and stays marked for the rest of the watch.
+/// the full-screen view. Each source's items of its first cycle are the baseline; an item of a later result that is
+/// not in it is new, and marked as long as it is in the source's result.
+///
+/// Memory is bounded by the sources' results, whatever the watch's length: per source its latest report, its
+/// first cycle's ids and the new ids of its latest result; a source a reload removed is forgotten.
 public final class WatchViewModel: Sendable {
     private struct Store {
         var order: [String] = []
@@ -62,7 +66,7 @@ public final class WatchViewModel: Sendable {
             var state = store.sources[report.id] ?? WatchSourceState(id: report.id)
             let ids = Set(report.items.map(\.id))
             if let baseline = store.baseline[report.id] {
-                state.newItemIDs.formUnion(ids.subtracting(baseline))
+                state.newItemIDs = ids.subtracting(baseline)
             } else {
                 store.baseline[report.id] = ids
             }
@@ -77,9 +81,13 @@ public final class WatchViewModel: Sendable {
         }
     }
 
-    /// After a manifest reload: these sources, in this order (kept ones keep their state).
+    /// After a manifest reload: these sources, in this order (kept ones keep their state, removed ones are
+    /// forgotten).
     public func replaceSources(_ ids: [String]) {
         store.withLock { store in
+            let kept = Set(ids)
+            store.sources = store.sources.filter { kept.contains($0.key) }
+            store.baseline = store.baseline.filter { kept.contains($0.key) }
             store.order = ids
             for id in ids where store.sources[id] == nil { store.sources[id] = WatchSourceState(id: id) }
             store.version += 1

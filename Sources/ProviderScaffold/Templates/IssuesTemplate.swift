@@ -63,10 +63,10 @@ extension CapabilityTemplate {
             extension \#(repository): IssueRepository {
                 public func issues(
                     in repository: RepositoryRef, matching query: IssueQuery, cancellation: CancellationToken,
-                    completion: @escaping @Sendable (Result<[TrackerIssue], SourceError>) -> Void
+                    completion: @escaping @Sendable (Result<IssueListing, SourceError>) -> Void
                 ) {
                     client.getJSON(\#(dto).self, request(for: repository, matching: query), cancellation: cancellation) { result in
-                        completion(result.flatMap { $0.toDomain(in: repository) })
+                        completion(result.flatMap { $0.toDomain(in: repository) }.map { IssueListing(issues: $0) })
                     }
                 }
             }

@@ -12,7 +12,7 @@ struct APIRoutes: Sendable {
     let access: AccessControl
     let cache: RepresentationCache
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServeRequestContext>) {
         router.get("/api/report") { request, _ in report(request) }
         router.get("/api/items") { request, _ in items(request) }
         router.get("/api/sources") { request, _ in sources(request) }
@@ -92,7 +92,7 @@ struct APIRoutes: Sendable {
     /// 202 and the id once the watch took it; refused without the token when one is configured, and from
     /// another origin (a page elsewhere cannot make a browser refresh: browsers send `Origin` with a POST).
     func refresh(_ request: Request, id: String) -> Response {
-        guard access.mayRefresh(request) else { return AccessMiddleware<BasicRequestContext>.unauthorized }
+        guard access.mayRefresh(request) else { return AccessMiddleware<ServeRequestContext>.unauthorized }
         if let origin = request.headers[.origin],
            URL(string: origin).map({ "\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" }) != request.head.authority {
             return RequestProblem(.forbidden, "a refresh from another origin is refused").response

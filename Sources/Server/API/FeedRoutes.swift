@@ -15,7 +15,7 @@ struct FeedRoutes: Sendable {
     let state: ServeState
     let cache: RepresentationCache
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServeRequestContext>) {
         router.get("/feed.atom") { request, _ in
             feed(request, contentType: "application/atom+xml; charset=utf-8") { report, options in
                 var text = ""

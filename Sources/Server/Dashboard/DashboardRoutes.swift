@@ -4,12 +4,26 @@ import Presentation
 
 /// `GET /` (Presentation's `DashboardPage`: summary, filters, the table of sources), `/sources/{id}` (a
 /// source's page and items), `/items` (the newest items), `/summary` and `/cards/{id}` (fragments for the
-/// script), the script and style sheet, and the login form that sets the session cookie when a token is
-/// configured. Pages go through the `RepresentationCache` like the API: rendered once per state, gzip when asked.
+/// script), the script and style sheet, the login form that sets the session cookie when a token is configured
+/// (wrong tokens throttled per client address, `LoginThrottle`), and `POST /logout`, which clears it. Pages go
+/// through the `RepresentationCache` like the API: rendered once per state, gzip when asked.
 struct DashboardRoutes: Sendable {
     let state: ServeState
     let access: AccessControl
     let cache: RepresentationCache
+    let logins: LoginThrottle
+    let now: @Sendable () -> Date
+
+    init(
+        state: ServeState, access: AccessControl, cache: RepresentationCache, logins: LoginThrottle = LoginThrottle(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.state = state
+        self.access = access
+        self.cache = cache
+        self.logins = logins
+        self.now = now
+    }
 
     /// Only this server's own script and style; images from anywhere on the web (movie posters).
     static let securityHeaders: HTTPFields = [
@@ -18,11 +32,12 @@ struct DashboardRoutes: Sendable {
         .init("Referrer-Policy")!: "no-referrer",
     ]
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServeRequestContext>) {
         router.get("/") { request, _ in
-            page(request) { snapshot throws(RequestProblem) in
+            let loggedIn = access.requiresToken && AccessControl.cookie(AccessControl.cookieName, in: request) != nil
+            return page(request, variant: loggedIn ? "session:" : "") { snapshot throws(RequestProblem) in
                 let filter = try DashboardQuery.filter(APIRoutes.parameters(request))
-                return DashboardPage(summary: state.summary(snapshot.sources), filter: filter)
+                return DashboardPage(summary: state.summary(snapshot.sources), filter: filter, canLogOut: loggedIn)
                     .page(snapshot.sources, histories: state.histories)
             }
         }
@@ -65,7 +80,8 @@ struct DashboardRoutes: Sendable {
         router.get("/dashboard.css") { _, _ in asset(DashboardAssets.style, "text/css; charset=utf-8") }
         router.get("/favicon.ico") { _, _ in asset(Self.icon, "image/svg+xml") }
         router.get("/login") { _, _ in loginForm(failed: false) }
-        router.post("/login") { request, _ in try await login(request) }
+        router.post("/login") { request, context in try await login(request, from: context.clientAddress) }
+        router.post("/logout") { _, _ in logout() }
     }
 
     /// A page of the current state: rendered once per state and target (and viewer `variant`), gzip when asked.
@@ -113,8 +129,13 @@ struct DashboardRoutes: Sendable {
     }
 
     /// The form's token, checked like a bearer one; a match sets the session cookie (a digest, never the token).
-    private func login(_ request: Request) async throws -> Response {
+    private func login(_ request: Request, from address: String) async throws -> Response {
         guard access.requiresToken, let session = access.sessionValue else { return Response(status: .seeOther, headers: [.location: "/"]) }
+        if let seconds = logins.retryAfter(for: address, at: now()) {
+            var response = RequestProblem(.tooManyRequests, "too many wrong tokens from this address; try again in \(seconds) s").response
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
         let body = try await request.body.collect(upTo: 4096)
         let form = String(buffer: body)
         let token = form.split(separator: "&").compactMap { pair -> String? in
@@ -122,10 +143,24 @@ struct DashboardRoutes: Sendable {
             guard parts.count == 2, parts[0] == "token" else { return nil }
             return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
         }.first ?? ""
-        guard access.accepts(token: token) else { return loginForm(failed: true) }
+        guard access.accepts(token: token) else {
+            logins.failed(address, at: now())
+            return loginForm(failed: true)
+        }
+        logins.succeeded(address)
         return Response(status: .seeOther, headers: [
             .location: "/",
             .setCookie: "\(AccessControl.cookieName)=\(session); Path=/; HttpOnly; SameSite=Strict",
+        ])
+    }
+
+    /// Clears the session cookie (an expired, empty one in its place) and sends the browser to the login form.
+    /// The session value is a digest of the token, so a copy kept elsewhere stays valid until the token changes.
+    private func logout() -> Response {
+        Response(status: .seeOther, headers: [
+            .location: access.requiresToken ? "/login" : "/",
+            .setCookie: "\(AccessControl.cookieName)=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict",
+            .cacheControl: "no-store",
         ])
     }
 }

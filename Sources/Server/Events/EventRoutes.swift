@@ -10,7 +10,7 @@ struct EventRoutes: Sendable {
 
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServeRequestContext>) {
         router.get("/events") { request, _ in stream(request) }
     }
 

@@ -10,7 +10,7 @@ import Hummingbird
 struct AccessControl: Sendable {
     static let cookieName = "aggregate_session"
     /// Paths open without a credential: probes must work for a service manager, the form is how one logs in.
-    static let open: Set<String> = ["/healthz", "/readyz", "/login", "/dashboard.css", "/favicon.ico"]
+    static let open: Set<String> = ["/healthz", "/readyz", "/login", "/logout", "/dashboard.css", "/favicon.ico"]
 
     private let token: ServeToken?
 
@@ -130,8 +130,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if path.hasPrefix("/cards/") { return "/cards/{id}" }
         if path.hasPrefix("/sources/") { return "/sources/{id}" }
         let known: Set<String> = [
-            "/", "/login", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz", "/readyz",
-            "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico", "/items", "/summary",
+            "/", "/login", "/logout", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz",
+            "/readyz", "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico", "/items", "/summary",
         ]
         return known.contains(path) ? path : "other"
     }

@@ -98,10 +98,11 @@ final class ServeState: WatchObserver {
         for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
     }
 
-    /// After a manifest reload (SIGHUP): these sources, in this order.
+    /// After a manifest reload (SIGHUP): these sources, in this order; what was kept of removed ones goes.
     func reloaded(sources: [String]) {
         view.replaceSources(sources)
         let kept = Set(sources)
         health.withLock { health in health.histories = health.histories.filter { kept.contains($0.key) } }
+        latest.withLock { latest in latest = latest.filter { kept.contains($0.key) } }
     }
 }

@@ -20,7 +20,7 @@ struct ProgressRendererTests {
         let renderer = ProgressRenderer(output: capture.write, width: 80, color: false, interval: 0.01)
         let viewModel = AggregateViewModel()
         renderer.attach(to: viewModel)
-        try await Task.sleep(for: .milliseconds(100))  // ticks before the run starts: nothing to draw yet
+        #expect(try await eventually { renderer.ticks >= 3 })  // ticks before the run starts: nothing to draw yet
         #expect(capture.all.isEmpty)
         viewModel.aggregateDidStart([SampleReports.descriptor("a", "files"), SampleReports.descriptor("b", "http")])
         #expect(try await eventually { capture.text.contains("a (files) loading") })
@@ -38,7 +38,8 @@ struct ProgressRendererTests {
         let count = capture.all.count
         #expect(capture.all.last == "\r\u{1B}[2A\u{1B}[J")
         viewModel.sourceDidFinish(SourceReport(descriptor: SampleReports.descriptor("b", "http"), status: .ok))
-        try await Task.sleep(for: .milliseconds(200))
+        // Nothing draws after finish: the update above is ignored, and the timer is cancelled (a tick already
+        // queued finds the renderer finished, see `tick`).
         #expect(capture.all.count == count)
         renderer.finish()
         #expect(capture.all.count == count)
