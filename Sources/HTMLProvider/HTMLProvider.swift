@@ -76,7 +76,7 @@ public struct HTMLProvider: Provider {
         let client = configuration.httpClient(http.clientConfiguration(for: configuration))
         return FetchFeedEntriesUseCase(
             repository: HTMLPageRepository(client: client, extraction: extraction), locations: locations,
-            maxEntriesPerFeed: maxItems, tags: tags,
+            maxEntriesPerFeed: maxItems, tags: tags, capOption: "maxItemsPerPage",
             label: { location in
                 if case .url(let url) = location { return Redactor.redact(url) }
                 return location.description

@@ -189,6 +189,11 @@ public final class PostgresStoreDatabase: Sendable {
             return error.connectionErrors.first.map { systemReason($0.error) } ?? "no address could be reached"
         }
         if error is ChannelError { return "the connection failed" }
+        // A refused certificate (untrusted, or not for this host under verify-full): NIOSSL's own words name the
+        // check that failed and never carry the URL or its password.
+        if error is NIOSSLError || error is NIOSSLExtraError {
+            return "TLS: the server's certificate was not accepted (\(error)); check sslrootcert, and the host name for verify-full"
+        }
         return String(describing: type(of: error))
     }
 }

@@ -53,7 +53,7 @@ struct HTMLProviderPageTests {
         let (report, _) = try await runPage("libxslt-news.html", options: Self.libxsltNews)
         #expect(report.status == .ok)
         #expect(report.items.count == 50)
-        #expect(report.warnings.contains { $0.hasSuffix("kept the first 50 of 85 items (maxItemsPerPage)") })
+        #expect(report.warnings.contains { $0.contains("50 of 85 entries kept (maxItemsPerPage); the other 35 are recorded") })
         var options = Self.libxsltNews
         options["maxItemsPerPage"] = 100
         let (all, _) = try await runPage("libxslt-news.html", options: options)

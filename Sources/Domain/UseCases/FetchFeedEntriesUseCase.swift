@@ -7,15 +7,18 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     private let maxEntriesPerFeed: Int
     private let label: @Sendable (FeedLocation) -> String
     private let tags: [String]
+    private let capOption: String
 
     /// - Parameters:
     ///   - label: how a feed is named in its warning or error; the provider redacts credentials in URLs here (a
     ///     feed URL may carry `?token=…`), which Domain cannot do itself.
     ///   - tags: the source's own labels (an OPML category), carried by every item as `fields.tags`.
+    ///   - capOption: the option that sets `maxEntriesPerFeed`, named by the warning of a feed past it.
     public init(
         repository: any FeedRepository, locations: [FeedLocation], maxEntriesPerFeed: Int, tags: [String] = [],
-        label: @escaping @Sendable (FeedLocation) -> String = { $0.description }
+        capOption: String = "maxItemsPerFeed", label: @escaping @Sendable (FeedLocation) -> String = { $0.description }
     ) {
+        self.capOption = capOption
         self.repository = repository
         self.locations = locations
         self.maxEntriesPerFeed = maxEntriesPerFeed
@@ -33,6 +36,7 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     /// is never lost.
     public func load(_ context: LoadContext, into sink: ItemSink) {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
+        let capOption = self.capOption
         let tags: JSONValue? = self.tags.isEmpty ? nil : .array(self.tags.map(JSONValue.string))
         let labels = locations.map(label)
         let readLimit = max(maxEntries, Self.maxEntriesRead)
@@ -43,7 +47,8 @@ public struct FetchFeedEntriesUseCase: ItemSource {
                 repository.feed(at: locations[index], maxEntries: readLimit, cancellation: context.cancellation) { result in
                     if case .success(let feed) = result {
                         for warning in feed.warnings { sink.warn("\(labels[index]): \(warning)") }
-                        if let warning = Self.capWarning(read: feed.entries.count, kept: maxEntries, readLimit: readLimit) {
+                        if let warning = Self.capWarning(
+                            read: feed.entries.count, kept: maxEntries, readLimit: readLimit, option: capOption) {
                             sink.warn("\(labels[index]): \(warning)")
                         }
                     }
@@ -73,11 +78,11 @@ public struct FetchFeedEntriesUseCase: ItemSource {
             })
     }
 
-    /// The warning of a feed with more entries than `maxItemsPerFeed`, nil when it had no more.
-    static func capWarning(read: Int, kept: Int, readLimit: Int) -> String? {
+    /// The warning of a feed with more entries than its cap (`option`), nil when it had no more.
+    static func capWarning(read: Int, kept: Int, readLimit: Int, option: String = "maxItemsPerFeed") -> String? {
         guard read > kept else { return nil }
         let total = read >= readLimit ? "at least \(read)" : "\(read)"
-        return "\(kept) of \(total) entries kept (maxItemsPerFeed); the other \(read - kept) are recorded in the "
+        return "\(kept) of \(total) entries kept (\(option)); the other \(read - kept) are recorded in the "
             + "item history and offered to sinks, not printed"
     }
 }

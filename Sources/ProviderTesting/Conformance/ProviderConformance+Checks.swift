@@ -140,9 +140,11 @@ extension ProviderConformance {
         switch subject.backend {
         case .http(let options, let success):
             let response = try success()
+            // Stalls far longer than the 1 s timeout: a full suite on two cores has delivered a timeout's report
+            // 7 s late, which an 8 s stall read as the source waiting for the answer.
             let stalls: [(String, @Sendable (FixtureResponse) -> FixtureResponse)] = [
-                ("a server that never answers", { $0.delayed(8) }),
-                ("a body that stalls half-way", { $0.with(.stallBody(afterBytes: max(1, $0.body.count / 2), seconds: 8)) }),
+                ("a server that never answers", { $0.delayed(20) }),
+                ("a body that stalls half-way", { $0.with(.stallBody(afterBytes: max(1, $0.body.count / 2), seconds: 20)) }),
             ]
             for (label, stall) in stalls {
                 try await withServer([stall(response)], routes: try routes(subject) { [stall($0)] }) { server in
