@@ -37,7 +37,7 @@ final class FixtureResponder: ChannelInboundHandler {
                 return
             }
             let keepAlive = head.isKeepAlive
-            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(scripted.delay * 1e9))) {
+            shared.stall(scripted.delay, on: context.eventLoop) {
                 self.answer(scripted, keepAlive: keepAlive, context: context)
             }
         }
@@ -82,7 +82,7 @@ final class FixtureResponder: ChannelInboundHandler {
             writeHead(scripted, context: context)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes.prefix(afterBytes))))),
                                   promise: nil)
-            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
+            shared.stall(seconds, on: context.eventLoop) {
                 guard context.channel.isActive else {
                     self.shared.finished()
                     return

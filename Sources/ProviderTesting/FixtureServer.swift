@@ -48,6 +48,11 @@ public final class FixtureServer: Sendable {
         var requests: [RecordedRequest] = []
         var inFlight = 0
         var peakInFlight = 0
+        /// Delays and stalls waiting now, by id: each releases its answer on its connection's event loop.
+        var stalls: [Int: @Sendable () -> Void] = [:]
+        var nextStall = 0
+        /// Set by `releaseStalls()`: later delays and stalls answer at once.
+        var stallsReleased = false
     }
 
     private init(channel: any Channel, port: UInt16, shared: Shared) {
@@ -148,6 +153,12 @@ public final class FixtureServer: Sendable {
     /// Connections open now (a client that stopped a transfer mid-response has closed its one).
     public var openConnections: Int { shared.connections.withLock { $0.open.count } }
 
+    /// Ends every delay and stall now and makes later ones answer at once: a test that judges whether a client
+    /// gave up before a stalled answer ended ends the stall itself, after it judged, instead of racing a clock.
+    public func releaseStalls() {
+        shared.releaseStalls()
+    }
+
     public func resetRecording() {
         shared.state.withLock { state in
             state.requests = []
@@ -183,5 +194,30 @@ extension FixtureServer.Shared {
 
     func finished() {
         state.withLock { $0.inFlight -= 1 }
+    }
+
+    /// Runs `answer` on `eventLoop` after `seconds`, or as soon as `releaseStalls()` is called, once.
+    func stall(_ seconds: Double, on eventLoop: any EventLoop, then answer: @escaping () -> Void) {
+        let bound = NIOLoopBound(answer, eventLoop: eventLoop)
+        let id: Int? = state.withLock { state in
+            guard !state.stallsReleased else { return nil }
+            state.nextStall += 1
+            state.stalls[state.nextStall] = { eventLoop.execute { bound.value() } }
+            return state.nextStall
+        }
+        guard let id else { return answer() }
+        // Whichever takes the stall out of the table (its timer or a release) answers.
+        eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { [self] in
+            if state.withLock({ $0.stalls.removeValue(forKey: id) }) != nil { bound.value() }
+        }
+    }
+
+    func releaseStalls() {
+        let waiting = state.withLock { state in
+            state.stallsReleased = true
+            defer { state.stalls = [:] }
+            return Array(state.stalls.values)
+        }
+        waiting.forEach { $0() }
     }
 }

@@ -51,6 +51,42 @@ private struct CarelessSource: ItemSource {
     }
 }
 
+/// A provider that walks its units one after another and ignores its deadline: each request gets a token of its
+/// own, so a timed-out source goes on fetching.
+private struct StubbornProvider: Provider {
+    var name: String { "stubborn" }
+    var summary: String { "ignores its deadline on purpose" }
+    var options: [OptionSpec] {
+        [OptionSpec("units", "array of strings", required: true, help: "what to fetch"),
+         OptionSpec("baseURL", "string", help: "where")]
+    }
+
+    func makeSource(_ configuration: SourceConfiguration) throws(ManifestError) -> any ItemSource {
+        let units = configuration.options["units"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let baseURL = configuration.options["baseURL"]?.stringValue.flatMap(URL.init(string:)) ?? URL(string: "http://127.0.0.1:9")!
+        return StubbornSource(units: units, baseURL: baseURL, client: CurlHTTPClient(configuration: HTTPClientConfiguration()))
+    }
+}
+
+private struct StubbornSource: ItemSource {
+    let units: [String]
+    let baseURL: URL
+    let client: CurlHTTPClient
+
+    func load(_ context: LoadContext, into sink: ItemSink) {
+        fetch(units[...], into: sink)
+    }
+
+    private func fetch(_ left: ArraySlice<String>, into sink: ItemSink) {
+        guard let unit = left.first else { return sink.finish() }
+        client.fetch(.get(baseURL, path: "/stubborn", query: [URLQueryItem(name: "unit", value: unit)]),
+                     cancellation: CancellationToken()) { _ in
+            sink.emit([Item(kind: .record, id: unit, title: unit)])
+            fetch(left.dropFirst(), into: sink)
+        }
+    }
+}
+
 @Suite("Provider conformance kit", .serialized)
 struct ProviderConformanceTests {
     static let key = "careless-key-0123456789"
@@ -71,6 +107,18 @@ struct ProviderConformanceTests {
         let violations = try await ProviderConformance.run(check, on: Self.careless)
         #expect(violations.contains { $0.contains(expected) }, "\(violations)")
         #expect(!violations.contains { $0.contains(Self.key) }, "a violation must not print the secret itself")
+    }
+
+    @Test("a source that goes on fetching after its deadline fails the timeout check")
+    func stubbornProviderFails() async throws {
+        let stubborn = ConformanceSubject.http(
+            "stubborn", provider: StubbornProvider(), kind: .record,
+            options: { baseURL in ["units": ["a", "b", "c", "d"], "baseURL": .string(baseURL.absoluteString)] },
+            success: { .json(#"{"ok": true}"#) })
+        let violations = try await ProviderConformance.run(.timeout, on: stubborn)
+        // Both stalls: the first request is cut at the deadline, the other three still go out.
+        #expect(violations.filter { $0.contains("3 request(s) started after the deadline") }.count == 2, "\(violations)")
+        #expect(!violations.contains { $0.contains("waited for it") }, "\(violations)")
     }
 
     @Test("a check that cannot apply is a violation, not a silent pass")
