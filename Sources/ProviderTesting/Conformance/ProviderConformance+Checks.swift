@@ -147,24 +147,34 @@ extension ProviderConformance {
                 ("a body that stalls half-way", { $0.with(.stallBody(afterBytes: max(1, $0.body.count / 2), seconds: stallSeconds)) }),
             ]
             for (label, stall) in stalls {
-                try await withServer([stall(response)], routes: try routes(subject) { [stall($0)] }) { server in
-                    let run = try await run(subject, options: options(server.baseURL), timeoutSeconds: stallTimeout, concurrency: 1)
-                    // Compared by events, not by the clock: the report came while the stalled answer was still being
-                    // served, so the source did not wait for it, however slow the machine.
-                    let stillStalled = server.requestsInFlight
-                    let settled = server.requestCount
-                    judgeStatus(label, run)
-                    if stillStalled == 0 {
-                        violations.append("\(label): reported only after the stalled answer ended (the source waited for it)")
+                for timeoutSeconds in stallTimeouts {
+                    let judged = try await withServer([stall(response)], routes: try routes(subject) { [stall($0)] }) { server in
+                        let run = try await run(subject, options: options(server.baseURL), timeoutSeconds: timeoutSeconds, concurrency: 1)
+                        // Compared by events, not by the clock: the report came while the stalled answer was still
+                        // being served, so the source did not wait for it, however slow the machine.
+                        let stillStalled = server.requestsInFlight
+                        let settled = server.requestCount
+                        defer { server.releaseStalls() }
+                        // A loaded machine may not have sent the first request before the deadline: nothing to judge
+                        // yet, so again with more time.
+                        if settled == 0, timeoutSeconds != stallTimeouts.last { return false }
+                        judgeStatus(label, run)
+                        if settled == 0 {
+                            violations.append("\(label): no request reached the server within \(timeoutSeconds) s")
+                        } else if stillStalled == 0 {
+                            violations.append("\(label): reported only after the stalled answer ended (the source waited for it)")
+                        }
+                        // Once the stalls are released, at most the one request that raced the deadline (concurrency
+                        // 1) may have come after the report: more means the provider went on to its next unit although
+                        // the source was cancelled (released, they are answered at once and counted here).
+                        server.releaseStalls()
+                        _ = try await eventually(within: 60) { server.requestsInFlight == 0 }
+                        if server.requestCount > settled + 1 {
+                            violations.append("\(label): \(server.requestCount - settled) request(s) started after the deadline")
+                        }
+                        return true
                     }
-                    // Once every stalled answer ended, at most the one request that raced the deadline (concurrency 1)
-                    // may have come after the report: more means the provider went on to its next unit although the
-                    // source was cancelled (released, they are answered at once and counted here).
-                    server.releaseStalls()
-                    _ = try await eventually(within: 60) { server.requestsInFlight == 0 }
-                    if server.requestCount > settled + 1 {
-                        violations.append("\(label): \(server.requestCount - settled) request(s) started after the deadline")
-                    }
+                    if judged { break }
                 }
             }
         case .local:

@@ -41,6 +41,10 @@ public enum ProviderConformance {
     /// server's requests in flight, not by a clock: the check ends the stalls itself once it has judged.
     static let stallTimeout = 1.0
 
+    /// The timeouts a stalled HTTP source is tried with, in turn, until its first request reached the server
+    /// before the deadline (a full test suite on two cores has held a request back for more than a second).
+    static let stallTimeouts = [stallTimeout, 4, 16]
+
     /// How long a stall lasts unless the check releases it: only a provider that waits for it sees the end.
     static let stallSeconds = 120.0
 
