@@ -141,7 +141,8 @@ struct SinkDirectory: Sendable {
             let references = references(of: sink, in: resolved.value)
             let settings = references.placeholders(in: resolved.value)
             var problems: [ManifestProblem] = []
-            if let url = settings["url"]?.stringValue, references.references["url"] == nil {
+            // An email sink's smtp(s):// URL is checked with the rest of its settings, below.
+            if sink.kind != .email, let url = settings["url"]?.stringValue, references.references["url"] == nil {
                 let credential = sink.kind.secretKeys.compactMap { settings[$0]?.stringValue }.first
                 var checked = Self.receiverURL(url, credential: credential)
                 if sink.kind == .ntfy, case .success(let topic) = checked, let problem = NtfyTransport.topicProblem(topic) {

@@ -1,9 +1,20 @@
+import CProcessSpawn
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A program a test talks to while it runs (`aggregate watch`): wait for something on its stdout or
 /// stderr, send it a signal, then collect how it ended. Pipes are read on threads of their own; waits
 /// suspend (an event from the reader), never sleep.
+///
+/// Started as `ProcessRunner` starts programs (`posix_spawn`, its own process group, every signal unblocked
+/// and at its default action): a program started with Foundation's `Process` from a test's thread inherits
+/// that thread's signal mask, in which Dispatch blocks SIGTERM, so it never heard `signal(SIGTERM)` and
+/// `finish()` waited for ever (the SMTP test server did).
 public final class LiveProcess: Sendable {
     private struct Waiter {
         var predicate: @Sendable (_ stdout: String, _ stderr: String) -> Bool
@@ -15,15 +26,18 @@ public final class LiveProcess: Sendable {
         var stderr = Data()
         var openPipes = 2
         var waiters: [Waiter] = []
+        /// The exit status and context switches, once the process was reaped.
+        var exit: (status: Int32, switches: Int)?
     }
 
-    private let process: Process
+    public let processIdentifier: Int32
     private let input: FileHandle?
     private let state = Mutex(State())
+    /// Left once the process exited and was reaped (on a thread of its own, from the start).
     private let exited = DispatchGroup()
 
-    private init(process: Process, input: FileHandle?) {
-        self.process = process
+    private init(pid: Int32, input: FileHandle?) {
+        self.processIdentifier = pid
         self.input = input
     }
 
@@ -31,25 +45,28 @@ public final class LiveProcess: Sendable {
     public static func start(
         _ executable: URL, _ arguments: [String], environment: [String: String], withInput: Bool = false
     ) throws -> LiveProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let stdin = withInput ? Pipe() : nil
-        process.standardInput = stdin ?? FileHandle.nullDevice
-        let live = LiveProcess(process: process, input: stdin?.fileHandleForWriting)
+        var stdin: [Int32] = [-1, -1]
+        if withInput, aggregate_pipe(&stdin) != 0 { throw ProcessRunner.SpawnError(description: "pipe: \(errno)") }
+        defer { if stdin[0] >= 0 { close(stdin[0]) } }
+        let spawned: (pid: pid_t, stdout: Int32, stderr: Int32)
+        do {
+            spawned = try ProcessRunner.spawn(executable, arguments, environment: environment, stdin: stdin[0])
+        } catch {
+            if stdin[1] >= 0 { close(stdin[1]) }
+            throw error
+        }
+        let live = LiveProcess(
+            pid: spawned.pid, input: withInput ? FileHandle(fileDescriptor: stdin[1], closeOnDealloc: true) : nil)
         live.exited.enter()
-        process.terminationHandler = { [exited = live.exited] _ in exited.leave() }
-        try process.run()
-        live.read(stdout.fileHandleForReading, into: \.stdout)
-        live.read(stderr.fileHandleForReading, into: \.stderr)
+        Thread { [live] in
+            let exit = ProcessRunner.waitForExit(live.processIdentifier)
+            live.state.withLock { $0.exit = exit }
+            live.exited.leave()
+        }.start()
+        live.drain(spawned.stdout, into: \.stdout)
+        live.drain(spawned.stderr, into: \.stderr)
         return live
     }
-
-    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Suspends until `predicate` holds for what the program printed so far (stdout, stderr); false when its
     /// output ended first.
@@ -74,21 +91,26 @@ public final class LiveProcess: Sendable {
     }
 
     public func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        kill(processIdentifier, number)
     }
 
     /// Waits for the program to exit and its output to end.
     public func finish() async -> ProcessResult {
         _ = await waitFor { _, _ in false }  // returns at the end of both pipes
         await onOwnThread { [exited] in exited.wait() }
-        let (stdout, stderr) = state.withLock { (Self.text($0.stdout), Self.text($0.stderr)) }
-        return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        return state.withLock { state in
+            ProcessResult(status: state.exit?.status ?? -1, stdout: Self.text(state.stdout), stderr: Self.text(state.stderr),
+                          voluntaryContextSwitches: state.exit?.switches ?? 0)
+        }
     }
 
-    private func read(_ handle: FileHandle, into stream: WritableKeyPath<State, Data> & Sendable) {
+    private func drain(_ descriptor: Int32, into stream: WritableKeyPath<State, Data> & Sendable) {
         let thread = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let chunk = handle.availableData
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                let chunk = count > 0 ? Data(buffer[0..<count]) : Data()
                 let ready: [(CheckedContinuation<Bool, Never>, Bool)] = state.withLock { state in
                     if chunk.isEmpty { state.openPipes -= 1 } else { state[keyPath: stream].append(chunk) }
                     let stdout = Self.text(state.stdout), stderr = Self.text(state.stderr)
@@ -107,7 +129,10 @@ public final class LiveProcess: Sendable {
                     return ready
                 }
                 for (continuation, answer) in ready { continuation.resume(returning: answer) }
-                if chunk.isEmpty { return }
+                if chunk.isEmpty {
+                    close(descriptor)
+                    return
+                }
             }
         }
         thread.start()

@@ -43,31 +43,7 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String],
         whileRunning: (pid_t) async throws -> Void = { _ in }
     ) async throws -> ProcessResult {
-        var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
-        guard aggregate_pipe(&output) == 0 else { throw SpawnError(description: "pipe: \(errno)") }
-        guard aggregate_pipe(&errors) == 0 else {
-            close(output[0]); close(output[1])
-            throw SpawnError(description: "pipe: \(errno)")
-        }
-        let path = executable.path
-        let cwd = directory?.path ?? FileManager.default.currentDirectoryPath
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        var pid: pid_t = 0
-        let spawned = argv.withUnsafeBufferPointer { argvBuffer in
-            envp.withUnsafeBufferPointer { envpBuffer in
-                aggregate_spawn(&pid, path, argvBuffer.baseAddress, envpBuffer.baseAddress, cwd, -1, output[1], errors[1])
-            }
-        }
-        for pointer in argv + envp { free(pointer) }
-        let child = pid
-        close(output[1])
-        close(errors[1])
-        let outputFD = output[0], errorFD = errors[0]
-        guard spawned == 0 else {
-            close(outputFD); close(errorFD)
-            throw SpawnError(description: "posix_spawn \(path): \(String(cString: strerror(spawned)))")
-        }
+        let (child, outputFD, errorFD) = try spawn(executable, arguments, in: directory, environment: environment)
         async let out = onOwnThread { readToEnd(outputFD) }
         async let err = onOwnThread { readToEnd(errorFD) }
         do {
@@ -83,6 +59,37 @@ public enum ProcessRunner {
         return ProcessResult(
             status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
             voluntaryContextSwitches: switches)
+    }
+
+    /// Starts `executable` with `posix_spawn` (its own process group, default signal handling and mask, stdin from
+    /// `stdin` or /dev/null) and hands back its pid and the read ends of its stdout and stderr.
+    static func spawn(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String], stdin: Int32 = -1
+    ) throws -> (pid: pid_t, stdout: Int32, stderr: Int32) {
+        var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
+        guard aggregate_pipe(&output) == 0 else { throw SpawnError(description: "pipe: \(errno)") }
+        guard aggregate_pipe(&errors) == 0 else {
+            close(output[0]); close(output[1])
+            throw SpawnError(description: "pipe: \(errno)")
+        }
+        let path = executable.path
+        let cwd = directory?.path ?? FileManager.default.currentDirectoryPath
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var pid: pid_t = 0
+        let spawned = argv.withUnsafeBufferPointer { argvBuffer in
+            envp.withUnsafeBufferPointer { envpBuffer in
+                aggregate_spawn(&pid, path, argvBuffer.baseAddress, envpBuffer.baseAddress, cwd, stdin, output[1], errors[1])
+            }
+        }
+        for pointer in argv + envp { free(pointer) }
+        close(output[1])
+        close(errors[1])
+        guard spawned == 0 else {
+            close(output[0]); close(errors[0])
+            throw SpawnError(description: "posix_spawn \(path): \(String(cString: strerror(spawned)))")
+        }
+        return (pid, output[0], errors[0])
     }
 
     /// Reads `descriptor` until its end, then closes it.
@@ -102,7 +109,7 @@ public enum ProcessRunner {
 
     /// The exit status, or the signal that ended the process (as Foundation's `terminationStatus` gives it), and
     /// the process's voluntary context switches.
-    private static func waitForExit(_ pid: pid_t) -> (status: Int32, switches: Int) {
+    static func waitForExit(_ pid: pid_t) -> (status: Int32, switches: Int) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) == -1 {

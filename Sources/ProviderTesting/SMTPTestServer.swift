@@ -51,13 +51,21 @@ public final class SMTPTestServer: Sendable {
             ["python3", script.path, mode.rawValue, certificates.localhost.certificate.path, certificates.localhost.key.path,
              login ?? "", password ?? "", String(failures), String(port)],
             environment: ProcessInfo.processInfo.environment)
-        guard await process.waitFor({ stdout, _ in stdout.contains("ready ") }) else {
+        // The whole line: with PYTHONUNBUFFERED set, print writes "ready " and the port separately.
+        guard await process.waitFor({ stdout, _ in stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .contains { $0.hasPrefix("ready ") } }) else {
             process.signal(SIGKILL)
             let result = await process.finish()
             throw Failure(message: "the SMTP test server did not start: \(result.stdout) \(result.stderr)")
         }
-        let line = process.standardOutput.split(separator: "\n").first { $0.hasPrefix("ready ") } ?? ""
-        return SMTPTestServer(process: process, port: Int(line.dropFirst(6)) ?? 0)
+        let output = process.standardOutput
+        let line = output.split(separator: "\n").first { $0.hasPrefix("ready ") } ?? ""
+        guard let port = Int(line.dropFirst(6)), port > 0 else {
+            process.signal(SIGKILL)
+            _ = await process.finish()
+            throw Failure(message: "the SMTP test server's ready line has no port: \(output.debugDescription)")
+        }
+        return SMTPTestServer(process: process, port: port)
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -106,7 +114,9 @@ public final class SMTPTestServer: Sendable {
                 print(json.dumps({
                     "from": envelope.mail_from, "to": envelope.rcpt_tos,
                     "data": base64.b64encode(envelope.original_content).decode(),
-                    "tls": session.ssl is not None, "login": getattr(session, "aggregate_login", None),
+                    # STARTTLS sets session.ssl; TLS from the first byte (smtps) only shows on the transport.
+                    "tls": session.ssl is not None or server.transport.get_extra_info("ssl_object") is not None,
+                    "login": getattr(session, "aggregate_login", None),
                 }), flush=True)
                 return "250 2.0.0 OK"
 
@@ -120,7 +130,8 @@ public final class SMTPTestServer: Sendable {
             return SMTP(Handler(), hostname="localhost",
                         tls_context=context if mode == "starttls" else None,
                         authenticator=authenticate if login else None,
-                        auth_require_tls=True)
+                        # aiosmtpd counts only STARTTLS as TLS; smtps is encrypted from the first byte.
+                        auth_require_tls=mode != "implicit")
 
         loop = asyncio.new_event_loop()
         server = loop.run_until_complete(loop.create_server(

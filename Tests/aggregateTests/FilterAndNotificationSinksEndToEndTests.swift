@@ -113,7 +113,7 @@ struct FilterAndNotificationSinksEndToEndTests {
         #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer \(Self.token)" })
     }
 
-    @Test("email: one digest per pass with every new item, over STARTTLS with AUTH, the password from a file", .disabled("SMTPTestServer.start hangs in this harness (the test never sees the server's ready line); the transport is unverified against a live server"))
+    @Test("email: one digest per pass with every new item, over STARTTLS with AUTH, the password from a file")
     func emailDigest() async throws {
         let certificates = try await TestCertificates.shared()
         let smtp = try await SMTPTestServer.start(mode: .startTLS, login: "digest", password: Self.password)
@@ -134,7 +134,7 @@ struct FilterAndNotificationSinksEndToEndTests {
         await smtp.stop()
 
         #expect(first.status == 0 && second.status == 0 && third.status == 0, "stderr: \(first.stderr) \(second.stderr)")
-        #expect(messages.count == 2, "one message per pass with something new; none for the third")
+        try #require(messages.count == 2, "one message per pass with something new; none for the third")
         #expect(messages.allSatisfy { $0.encrypted && $0.login == "digest" && $0.recipients == ["me@example.org"] })
         #expect(messages.first?.text.contains("Subject: [news] 2 new\r\n") == true)
         #expect(messages.last?.text.contains("Subject: [news] 2 new\r\n") == true)
