@@ -169,8 +169,11 @@ final class StreamingRun: ItemStream {
     /// Whether the source at `index` streams (decided at its first batch); a held source's `items` are kept
     /// (`pastCap`: apart, for the history and the sinks only).
     private func streams(_ index: Int, _ source: SourceDescriptor, holding items: [Item], pastCap: Bool) -> Bool {
-        sources.withLock { sources in
-            let streams = sources[index].streams ?? storage.canStream(source)
+        // Asked before taking this run's lock, so the storage's lock is never taken inside it; the first
+        // decision stands.
+        let canStream = sources.withLock { $0[index].streams } == nil ? storage.canStream(source) : true
+        return sources.withLock { sources in
+            let streams = sources[index].streams ?? canStream
             sources[index].streams = streams
             if !streams, pastCap { sources[index].heldPastCap.append(contentsOf: items) }
             if !streams, !pastCap { sources[index].held.append(contentsOf: items) }

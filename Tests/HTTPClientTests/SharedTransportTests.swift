@@ -64,4 +64,34 @@ struct SharedTransportTests {
         #expect(server.peakConcurrentRequests <= 2, "\(server.peakConcurrentRequests) in flight")
         #expect(server.peakConcurrentRequests >= 1)
     }
+
+    @Test("an answer its source has not read yet keeps its slot: parsing slower than the network holds no backlog of bodies")
+    func unreadAnswersHoldTheirSlots() async throws {
+        let server = try await server(delay: 0)
+        let slots = RequestSlots(limit: 2)
+        let factory = LiveHTTPClientFactory(network: NetworkEnvironment([:]), requestSlots: slots)
+        let reading = Atomic(0)
+        let gate = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Int]>([])
+        for index in 0..<4 {
+            let client = factory.makeClient(HTTPClientConfiguration(retry: RetryPolicy(maxRetries: 0), sourceID: "feed\(index)"))
+            client.fetch(.get(server.baseURL, path: "/feed/\(index).xml"), cancellation: CancellationToken()) { result in
+                reading.add(1, ordering: .relaxed)
+                gate.wait()  // the source is still reading this answer
+                outcomes.withLock { $0.append(result.value?.status ?? 0) }
+            }
+        }
+        let twoReading = try await eventually { reading.load(ordering: .relaxed) == 2 }
+        let usage = slots.usage
+        let requestsMeanwhile = server.requestCount
+        for _ in 0..<4 { gate.signal() }
+        let allRead = try await eventually { outcomes.withLock { $0.count } == 4 }
+        await server.stop()
+
+        #expect(twoReading)
+        #expect(usage.inUse == 2 && usage.waiting == 2, "\(usage): the two unread answers hold both slots")
+        #expect(requestsMeanwhile == 2, "no request went out while both answers were unread")
+        #expect(allRead && outcomes.withLock { $0 } == [200, 200, 200, 200])
+        #expect(try await eventually { slots.usage.inUse == 0 }, "every slot back once its answer was read")
+    }
 }

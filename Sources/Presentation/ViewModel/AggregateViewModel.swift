@@ -30,13 +30,19 @@ public final class AggregateViewModel: Sendable {
 
     private struct Delivery {
         var handlers: [Handler] = []
+        /// The newest state handed to delivery, and its version.
         var version = 0
         var state = AggregateViewState()
+        /// A state not yet given to every handler.
+        var isDirty = false
+        /// Handlers added since the last call, still owed their first state.
+        var newcomers: [Handler] = []
+        /// Whether a thread is calling handlers now: the one that delivers, until nothing is owed.
+        var isDelivering = false
     }
 
     private let store = Mutex(Store())
-    /// The handlers and the last state they were given. Held while they run, which serialises them.
-    /// Lock order: `delivery` may be held while taking `store`, never the other way round.
+    /// The handlers and the newest state for them. Never held while a handler runs, nor while taking `store`.
     private let delivery = Mutex(Delivery())
 
     public init() {}
@@ -56,22 +62,13 @@ public final class AggregateViewModel: Sendable {
         }
     }
 
-    /// Calls `handler` with the current state now, then after every change. Calls are serialised (never
-    /// two at once) and never go back to an older state, but come from whichever thread made the change:
-    /// a handler must be quick, may read `state`, and must not call `observe` or feed events itself.
+    /// Calls `handler` with the current state, then after every change. Calls are serialised (never two at
+    /// once) and never go back to an older state, but come from whichever thread made the change — this
+    /// thread, at once, unless another one is delivering: then from that one, right after. A handler must be
+    /// quick and may read `state`; no lock is held while it runs.
     public func observe(_ handler: @escaping Handler) {
-        delivery.withLock { delivery in
-            delivery.handlers.append(handler)
-            let (state, version) = store.withLock { ($0.state, $0.version) }
-            if version > delivery.version {
-                // A change not delivered yet: deliver it to everyone now, its own delivery will skip it.
-                delivery.version = version
-                delivery.state = state
-                for handler in delivery.handlers { handler(state) }
-            } else {
-                handler(delivery.state)
-            }
-        }
+        let (state, version) = store.withLock { ($0.state, $0.version) }
+        deliver(state, version: version, adding: handler)
     }
 
     private func update(_ change: (inout Store) -> Bool) {
@@ -81,11 +78,38 @@ public final class AggregateViewModel: Sendable {
             return (store.state, store.version)
         }
         guard let (state, version) = changed else { return }
-        delivery.withLock { delivery in
-            guard version > delivery.version else { return }  // a newer state was delivered already
-            delivery.version = version
-            delivery.state = state
-            for handler in delivery.handlers { handler(state) }
+        deliver(state, version: version)
+    }
+
+    /// Hands `state` to delivery and, unless another thread is delivering, calls the handlers until nothing
+    /// is owed; a state older than one already handed over is dropped.
+    private func deliver(_ state: AggregateViewState, version: Int, adding handler: Handler? = nil) {
+        let delivers = delivery.withLock { delivery in
+            if let handler {
+                delivery.handlers.append(handler)
+                delivery.newcomers.append(handler)
+            }
+            if version > delivery.version {
+                (delivery.version, delivery.state, delivery.isDirty) = (version, state, true)
+            }
+            guard !delivery.isDelivering else { return false }
+            delivery.isDelivering = true
+            return true
+        }
+        guard delivers else { return }
+        while true {
+            let owed: (handlers: [Handler], state: AggregateViewState)? = delivery.withLock { delivery in
+                defer { delivery.newcomers = [] }
+                if delivery.isDirty {
+                    delivery.isDirty = false
+                    return (delivery.handlers, delivery.state)
+                }
+                if !delivery.newcomers.isEmpty { return (delivery.newcomers, delivery.state) }
+                delivery.isDelivering = false
+                return nil
+            }
+            guard let owed else { return }
+            for handler in owed.handlers { handler(owed.state) }
         }
     }
 }

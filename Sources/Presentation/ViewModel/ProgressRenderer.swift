@@ -45,7 +45,7 @@ public final class ProgressRenderer: Sendable {
 
     deinit {
         // A dropped renderer must not leave its timer firing into nothing.
-        state.withLock { $0.timer?.cancel() }
+        state.withLock { $0.timer }?.cancel()
     }
 
     /// Starts following `viewModel`. Call once, before the run starts.
@@ -55,7 +55,7 @@ public final class ProgressRenderer: Sendable {
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + interval, repeating: interval)
             timer.setEventHandler { [weak self] in self?.tick() }
-            timer.resume()
+            timer.resume()  // here, not later: a suspended source must never be released (a finish() meanwhile)
             state.timer = timer
             return true
         }
@@ -65,15 +65,22 @@ public final class ProgressRenderer: Sendable {
 
     /// Stops drawing and clears the progress lines. Idempotent.
     public func finish() {
-        state.withLock { state in
-            guard !state.isFinished else { return }
+        let timer = state.withLock { state -> (any DispatchSourceTimer)?? in
+            guard !state.isFinished else { return nil }
             state.isFinished = true
-            state.timer?.cancel()
-            state.timer = nil
-            if state.linesDrawn > 0 {
-                output("\r\u{1B}[\(state.linesDrawn)A\u{1B}[J")
-                state.linesDrawn = 0
+            defer { state.timer = nil }
+            return .some(state.timer)
+        }
+        guard let timer else { return }
+        timer?.cancel()
+        // On the timer's serial queue, after a tick that may be drawing now: its lines are out before they are
+        // cleared, and nothing is written under the lock.
+        queue.sync {
+            let drawn = state.withLock { state in
+                defer { state.linesDrawn = 0 }
+                return state.linesDrawn
             }
+            if drawn > 0 { output("\r\u{1B}[\(drawn)A\u{1B}[J") }
         }
     }
 
@@ -92,13 +99,14 @@ public final class ProgressRenderer: Sendable {
     /// How often the timer fired so far, whether it drew or not.
     public var ticks: Int { state.withLock { $0.ticks } }
 
+    /// Runs on `queue` (the timer's); writes outside the lock, in order, since the queue is serial.
     private func tick() {
         let now = DispatchTime.now()
-        state.withLock { state in
+        let text: String? = state.withLock { state in
             state.ticks += 1
-            guard !state.isFinished, let latest = state.latest, !latest.rows.isEmpty else { return }  // nothing to draw yet
+            guard !state.isFinished, let latest = state.latest, !latest.rows.isEmpty else { return nil }  // nothing to draw yet
             let isLoading = latest.rows.contains { !$0.isFinished }
-            guard state.isDirty || isLoading else { return }  // spinner and clocks move only while loading
+            guard state.isDirty || isLoading else { return nil }  // spinner and clocks move only while loading
             state.isDirty = false
             state.frame += 1
             let lines = latest.rows.map { row in
@@ -109,8 +117,9 @@ public final class ProgressRenderer: Sendable {
             for line in lines { text += "\u{1B}[2K" + line + "\n" }
             if lines.count < state.linesDrawn { text += "\u{1B}[J" }
             state.linesDrawn = lines.count
-            output(text)
+            return text
         }
+        if let text { output(text) }
     }
 
     /// `⠋ notes (files) loading · 12 items · 1.2 s`, `● notes (files) ok · 3 items · 4 ms`, cut to the width.
