@@ -257,6 +257,7 @@ struct RunCommand: ParsableCommand {
     /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.
     /// The table shows them itself.
     private func reportOnStandardError(_ report: AggregateReport, tableShowsProblems: Bool) {
+        var capped: [SourceReport] = []
         for source in report.sources {
             if verbose {
                 let milliseconds = Int((source.duration * 1000).rounded())
@@ -275,10 +276,22 @@ struct RunCommand: ParsableCommand {
                 Terminal.writeError("aggregate: \(source.id): warning: \(warning)\n")
             }
             // The table says "… N more" itself; every other format says it here, so --limit drops nothing silently.
-            if let limit, source.itemCount > limit {
-                Terminal.writeError("aggregate: \(source.id): \(limit) of \(source.itemCount) items printed (--limit)\n")
-            }
+            if let limit, source.itemCount > limit { capped.append(source) }
         }
+        if let limit { Self.reportLimit(limit, capped: capped, verbose: verbose) }
+    }
+
+    /// A line per source that --limit cut, or beyond a few (a manifest of thousands) the first ones and a count.
+    private static func reportLimit(_ limit: Int, capped: [SourceReport], verbose: Bool) {
+        let named = verbose || capped.count <= 5 ? capped[...] : capped.prefix(3)
+        for source in named {
+            Terminal.writeError("aggregate: \(source.id): \(limit) of \(source.itemCount) items printed (--limit)\n")
+        }
+        let rest = capped.dropFirst(named.count)
+        guard !rest.isEmpty else { return }
+        let total = rest.reduce(0) { $0 + $1.itemCount }
+        Terminal.writeError(
+            "aggregate: and \(rest.count) more sources: \(rest.count * limit) of \(total) items printed (--limit; --verbose names each)\n")
     }
 }
 

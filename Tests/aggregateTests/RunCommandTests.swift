@@ -65,6 +65,24 @@ struct RunCommandTests {
         }
     }
 
+    @Test("--limit over many sources: the first three named, the rest counted in one line; --verbose names each")
+    func limitOverManySources() async throws {
+        let ids = (1...7).map { "s\($0)" }
+        let manifest = #"{"version": 1, "sources": ["#
+            + ids.map { #"{"id": "\#($0)", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}"# }.joined(separator: ",")
+            + "]}"
+        let sandbox = try Sandbox(manifest: manifest, files: Self.files)
+        let result = try await Aggregate.run(["-f", "ndjson", "--limit", "1", "--manifest", sandbox.manifestPath])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 7)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == ["aggregate: s1: 1 of 2 items printed (--limit)", "aggregate: s2: 1 of 2 items printed (--limit)",
+                          "aggregate: s3: 1 of 2 items printed (--limit)",
+                          "aggregate: and 4 more sources: 4 of 8 items printed (--limit; --verbose names each)"], "\(lines)")
+        let verbose = try await Aggregate.run(["-f", "ndjson", "--limit", "1", "-v", "--manifest", sandbox.manifestPath])
+        #expect(ids.allSatisfy { id in verbose.stderr.contains("aggregate: \(id): 1 of 2 items printed (--limit)") }, "\(verbose.stderr)")
+    }
+
     @Test("every format renders the same run without failing", arguments: ["table", "json", "ndjson", "csv", "markdown"])
     func formats(format: String) async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
