@@ -39,8 +39,9 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
                 SELECT ?, value, ? FROM json_each(?)
                 """)
             for batch in batches where !batch.itemIDs.isEmpty {
+                // In key order: each id lands next to the last one in the table's B-tree instead of anywhere.
                 try insert.execute(arguments: [try HistorySources.makeKey(of: batch.source, in: db),
-                                               date.timeIntervalSince1970, Self.jsonArray(batch.itemIDs)])
+                                               date.timeIntervalSince1970, Self.jsonArray(batch.itemIDs.sorted())])
             }
         }
     }
