@@ -11,6 +11,11 @@ import Synchronization
 public final class RequestSlots: Sendable {
     /// Most requests in flight at once.
     public let limit: Int
+    /// The limit on answers held in memory, in flight or read by nobody yet (twice `limit`): an exchange takes one
+    /// of these before its first attempt and gives it back once its source has read the answer, so when parsing
+    /// is slower than the network the answers waiting for a core stay bounded while the network keeps `limit`
+    /// requests in flight. Nil on this inner limit itself.
+    public let answers: RequestSlots?
 
     private struct State {
         var inUse = 0
@@ -40,8 +45,13 @@ public final class RequestSlots: Sendable {
     /// the pool's are busy, and starting an attempt only hands its request to the transport.
     private let starter = DispatchQueue(label: "aggregate.request-slots")
 
-    public init(limit: Int) {
+    public convenience init(limit: Int) {
+        self.init(limit: limit, withAnswers: true)
+    }
+
+    private init(limit: Int, withAnswers: Bool) {
         self.limit = max(1, limit)
+        self.answers = withAnswers ? RequestSlots(limit: 2 * max(1, limit), withAnswers: false) : nil
     }
 
     /// Calls `start` with a slot once one is free: at once (on this thread) when one is, else on the limit's

@@ -68,6 +68,9 @@ final class Exchange: Sendable {
         /// The current attempt's slots (the source's, then the process-wide limit's), given back with its
         /// first outcome.
         var slots: [RequestSlot] = []
+        /// The exchange's place among the answers held in memory (`RequestSlots.answers`): taken before its first
+        /// attempt, given back once its source has read the answer.
+        var answerSlot: RequestSlot?
         /// Taken by `finish`: an attempt's timer keeps this exchange until its deadline, and the completion holds
         /// what the source made of the response (its items), which must not live that long (a run of 1,000 feeds
         /// kept every feed's items until its timeout: ~90 MiB).
@@ -104,10 +107,26 @@ final class Exchange: Sendable {
         transport.sourceSlots.acquire { [self] own in
             guard let shared = configuration.requestSlots else { return send(holding: [own]) }
             let resume = cancellation.pauseDeadline()
-            shared.acquire { [self] slot in
-                resume()
-                send(holding: [own, slot])
+            holdAnswerSlot(of: shared) { [self] in
+                shared.acquire { [self] slot in
+                    resume()
+                    send(holding: [own, slot])
+                }
             }
+        }
+    }
+
+    /// Takes the exchange's place among the answers held in memory, once (a retry keeps it), then `proceed`s.
+    private func holdAnswerSlot(of shared: RequestSlots, then proceed: @escaping @Sendable () -> Void) {
+        guard let answers = shared.answers, state.withLock({ $0.answerSlot == nil }) else { return proceed() }
+        answers.acquire { [self] slot in
+            let kept = state.withLock { state -> Bool in
+                guard !state.finished else { return false }
+                state.answerSlot = slot
+                return true
+            }
+            if !kept { slot.release() }
+            proceed()  // a finished exchange sends nothing (`send` gives its slots back)
         }
     }
 
@@ -167,27 +186,24 @@ final class Exchange: Sendable {
         guard isFirst else { return }
         // The transfer is no longer waited for: when the exchange's timer won, it would otherwise hold its
         // connection until the transport's own timeout.
-        let stopping = transferEnded ? nil : stop
+        Self.stop(transferEnded ? nil : stop, thenRelease: slots)
         switch outcome {
         case .tooLarge:
             let mebibytes = JSONValue.double(Double(configuration.maxResponseBytes) / 1_048_576).displayText
-            finish(.failure(SourceError(.badResponse, "the response is larger than \(mebibytes) MiB, the cap for this source")),
-                   stopping: stopping, holding: slots)
+            finish(.failure(SourceError(.badResponse, "the response is larger than \(mebibytes) MiB, the cap for this source")))
         case .failure(let error, let retryable):
             if retryable, let delay = retryDelay(after: attempt, retryAfter: nil) {
-                Self.stop(stopping, thenRelease: slots)
                 scheduleRetry(after: delay, from: attempt)
             } else {
-                finish(.failure(error.prefixedRetries(attempt)), stopping: stopping, holding: slots)
+                finish(.failure(error.prefixedRetries(attempt)))
             }
         case .response(var response):
             response.retries = attempt
             if RetryPolicy.isRetryable(response),
                let delay = retryDelay(after: attempt, retryAfter: response.rateLimitWait()) {
-                Self.stop(stopping, thenRelease: slots)
                 scheduleRetry(after: delay, from: attempt)
             } else {
-                finish(.success(response), stopping: stopping, holding: slots)
+                finish(.success(response))
             }
         }
     }
@@ -218,31 +234,29 @@ final class Exchange: Sendable {
         }
     }
 
-    /// Ends the exchange with `result`. The attempt's slots (`holding`, or the current attempt's) are given back
-    /// once its transfer is out of libcurl *and* the source has read the answer (its completion returned): a run
-    /// whose sources parse slower than the network delivers keeps at most `maxConcurrentRequests` answers in
-    /// memory, in flight or waiting to be read (10,000 feeds of 48 KB on two cores held 530 MiB of waiting
-    /// bodies when the slot went back with the transfer).
-    func finish(_ result: Result<HTTPResponse, SourceError>, stopping: AttemptStop? = nil, holding held: [RequestSlot] = []) {
-        typealias Finished = (retries: Int, stop: AttemptStop?, slots: [RequestSlot], completion: Completion?)
+    func finish(_ result: Result<HTTPResponse, SourceError>) {
+        typealias Finished = (
+            retries: Int, stop: AttemptStop?, slots: [RequestSlot], completion: Completion?, answerSlot: RequestSlot?)
         let finished = state.withLock { state -> Finished? in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { (state.stopAttempt, state.slots, state.completion) = (nil, [], nil) }
-            return (state.attempt, state.stopAttempt ?? stopping, state.slots + held, state.completion)
+            defer { (state.stopAttempt, state.slots, state.completion, state.answerSlot) = (nil, [], nil, nil) }
+            return (state.attempt, state.stopAttempt, state.slots, state.completion, state.answerSlot)
         }
-        guard let (retries, stop, slots, completion) = finished else {
-            Self.stop(stopping, thenRelease: held)
-            return
-        }
+        guard let (retries, stop, slots, completion, answerSlot) = finished else { return }
+        Self.stop(stop, thenRelease: slots)
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)
-        guard let completion else { return Self.stop(stop, thenRelease: slots) }
-        let release = ReleaseAfterBoth(slots)
-        if let stop { stop { release.one() } } else { release.one() }
+        guard let completion else {
+            answerSlot?.release()
+            return
+        }
+        // The answer stays counted until its source has read it: when parsing is slower than the network, at most
+        // `RequestSlots.answers` of them wait in memory (10,000 feeds of 48 KB on two cores kept 530 MiB of
+        // waiting bodies without this bound).
         DispatchQueue.responseDelivery.async {
             completion(result)
-            release.one()
+            answerSlot?.release()
         }
     }
 
@@ -273,19 +287,5 @@ final class Exchange: Sendable {
 extension SourceError {
     fileprivate func prefixedRetries(_ retries: Int) -> SourceError {
         retries == 0 ? self : withMessage("\(message) (after \(retries) \(retries == 1 ? "retry" : "retries"))")
-    }
-}
-
-/// Gives `slots` back on the second call of `one()`: once the transfer is out and the answer was read.
-private final class ReleaseAfterBoth: Sendable {
-    private let slots: [RequestSlot]
-    private let calls = Atomic(0)
-
-    init(_ slots: [RequestSlot]) {
-        self.slots = slots
-    }
-
-    func one() {
-        if calls.add(1, ordering: .acquiringAndReleasing).newValue == 2 { slots.forEach { $0.release() } }
     }
 }

@@ -65,10 +65,11 @@ struct SharedTransportTests {
         #expect(server.peakConcurrentRequests >= 1)
     }
 
-    @Test("an answer its source has not read yet keeps its slot: parsing slower than the network holds no backlog of bodies")
-    func unreadAnswersHoldTheirSlots() async throws {
+    @Test("answers their sources have not read yet are bounded (twice the requests in flight); the network is not held")
+    func unreadAnswersAreBounded() async throws {
         let server = try await server(delay: 0)
-        let slots = RequestSlots(limit: 2)
+        let slots = RequestSlots(limit: 1)
+        let answers = try #require(slots.answers)
         let factory = LiveHTTPClientFactory(network: NetworkEnvironment([:]), requestSlots: slots)
         let reading = Atomic(0)
         let gate = DispatchSemaphore(value: 0)
@@ -82,16 +83,16 @@ struct SharedTransportTests {
             }
         }
         let twoReading = try await eventually { reading.load(ordering: .relaxed) == 2 }
-        let usage = slots.usage
-        let requestsMeanwhile = server.requestCount
+        let requestsFree = try await eventually { slots.usage.inUse == 0 }
+        let (unread, requestsMeanwhile) = (answers.usage, server.requestCount)
         for _ in 0..<4 { gate.signal() }
         let allRead = try await eventually { outcomes.withLock { $0.count } == 4 }
         await server.stop()
 
-        #expect(twoReading)
-        #expect(usage.inUse == 2 && usage.waiting == 2, "\(usage): the two unread answers hold both slots")
-        #expect(requestsMeanwhile == 2, "no request went out while both answers were unread")
+        #expect(twoReading && requestsFree, "the two answers were read while no request held the network")
+        #expect(unread.inUse == 2 && unread.waiting == 2, "\(unread): two unread answers, two exchanges waiting for room")
+        #expect(requestsMeanwhile == 2, "no request went out while the bound was full")
         #expect(allRead && outcomes.withLock { $0 } == [200, 200, 200, 200])
-        #expect(try await eventually { slots.usage.inUse == 0 }, "every slot back once its answer was read")
+        #expect(try await eventually { answers.usage.inUse == 0 }, "every place back once its answer was read")
     }
 }
