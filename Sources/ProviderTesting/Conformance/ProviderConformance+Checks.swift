@@ -165,9 +165,13 @@ extension ProviderConformance {
                             violations.append("\(label): reported only after the stalled answer ended (the source waited for it)")
                         }
                         // Once the stalls are released, at most the one request that raced the deadline (concurrency
-                        // 1) may have come after the report: more means the provider went on to its next unit although
-                        // the source was cancelled (released, they are answered at once and counted here).
+                        // 1) may come after the report: more means the provider went on to its next unit although the
+                        // source was cancelled. Released, its answer comes at once and such a provider moves on, so
+                        // the check waits for two more requests, up to 2 s: a provider that honours its cancellation
+                        // never sends them, and only its check waits that long. (Waiting for nothing in flight
+                        // alone passed a provider whose next request was not yet sent: a loaded machine's gap.)
                         server.releaseStalls()
+                        _ = try await eventually(within: 2) { server.requestCount > settled + 1 }
                         _ = try await eventually(within: 60) { server.requestsInFlight == 0 }
                         if server.requestCount > settled + 1 {
                             violations.append("\(label): \(server.requestCount - settled) request(s) started after the deadline")
