@@ -51,21 +51,24 @@ public final class SMTPTestServer: Sendable {
             ["python3", script.path, mode.rawValue, certificates.localhost.certificate.path, certificates.localhost.key.path,
              login ?? "", password ?? "", String(failures), String(port)],
             environment: ProcessInfo.processInfo.environment)
-        // The whole line: with PYTHONUNBUFFERED set, print writes "ready " and the port separately.
-        guard await process.waitFor({ stdout, _ in stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            .contains { $0.hasPrefix("ready ") } }) else {
+        guard await process.waitFor({ stdout, _ in readyLine(in: stdout) != nil }) else {
             process.signal(SIGKILL)
             let result = await process.finish()
             throw Failure(message: "the SMTP test server did not start: \(result.stdout) \(result.stderr)")
         }
         let output = process.standardOutput
-        let line = output.split(separator: "\n").first { $0.hasPrefix("ready ") } ?? ""
-        guard let port = Int(line.dropFirst(6)), port > 0 else {
+        guard let port = readyLine(in: output).flatMap({ Int($0.dropFirst(6)) }), port > 0 else {
             process.signal(SIGKILL)
             _ = await process.finish()
             throw Failure(message: "the SMTP test server's ready line has no port: \(output.debugDescription)")
         }
         return SMTPTestServer(process: process, port: port)
+    }
+
+    /// The server's whole `ready PORT` line, once it is there: with PYTHONUNBUFFERED set, print writes "ready "
+    /// and the port separately.
+    private static func readyLine(in stdout: String) -> Substring? {
+        stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.hasPrefix("ready ") }
     }
 
     public struct Failure: Error, CustomStringConvertible {

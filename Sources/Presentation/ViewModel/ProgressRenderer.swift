@@ -65,13 +65,13 @@ public final class ProgressRenderer: Sendable {
 
     /// Stops drawing and clears the progress lines. Idempotent.
     public func finish() {
-        let timer = state.withLock { state -> (any DispatchSourceTimer)?? in
-            guard !state.isFinished else { return nil }
+        let (finishing, timer) = state.withLock { state -> (Bool, (any DispatchSourceTimer)?) in
+            guard !state.isFinished else { return (false, nil) }
             state.isFinished = true
             defer { state.timer = nil }
-            return .some(state.timer)
+            return (true, state.timer)
         }
-        guard let timer else { return }
+        guard finishing else { return }
         timer?.cancel()
         // On the timer's serial queue, after a tick that may be drawing now: its lines are out before they are
         // cleared, and nothing is written under the lock.

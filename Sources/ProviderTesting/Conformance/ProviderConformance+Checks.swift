@@ -154,10 +154,12 @@ extension ProviderConformance {
                         // being served, so the source did not wait for it, however slow the machine.
                         let stillStalled = server.requestsInFlight
                         let settled = server.requestCount
-                        defer { server.releaseStalls() }
                         // A loaded machine may not have sent the first request before the deadline: nothing to judge
                         // yet, so again with more time.
-                        if settled == 0, timeoutSeconds != stallTimeouts.last { return false }
+                        if settled == 0, timeoutSeconds != stallTimeouts.last {
+                            server.releaseStalls()
+                            return false
+                        }
                         judgeStatus(label, run)
                         if settled == 0 {
                             violations.append("\(label): no request reached the server within \(timeoutSeconds) s")
