@@ -48,7 +48,7 @@ struct Aggregate: ParsableCommand {
             RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
             SchemaCommand.self, DoctorCommand.self, CheckSourceCommand.self,
             CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
-            ImportCommand.self, ExportCommand.self,
+            ImportCommand.self, ExportCommand.self, WorkerCommand.self, FleetCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -15,6 +15,8 @@ struct OpenedStore: Sendable {
     /// The recent queries of every configuration of a source id (its identity cannot be known).
     var queriesOfAnyConfiguration: @Sendable (_ id: String, _ maxCount: Int) throws(SourceError) -> [String]
     var outbox: any SinkOutboxRepository
+    /// The fleet's schedule (`aggregate worker`): on a shared store only.
+    var fleet: (any FleetScheduleRepository)?
     /// Names the store in keys for work on it (a file path, or the URL without its password).
     var key: String
     /// Whether other processes share it: then `--new` holds items back rather than show them when the history
@@ -31,7 +33,7 @@ struct OpenedStore: Sendable {
                 try SQLiteMoviesQueriesRepository.recentQueries(database: database, anyConfigurationOf: id, maxCount: maxCount)
             },
             outbox: SQLiteSinkOutboxRepository(database: database),
-            key: database.url.path)
+            fleet: nil, key: database.url.path)
     }
 
     static func postgres(_ database: PostgresStoreDatabase) -> OpenedStore {
@@ -45,7 +47,7 @@ struct OpenedStore: Sendable {
             },
             // One per process: it remembers which sinks this process is sending for.
             outbox: PostgresSinkOutboxRepository(database: database),
-            key: database.url.redacted, isShared: true)
+            fleet: PostgresFleetSchedule(database: database), key: database.url.redacted, isShared: true)
     }
 }
 

@@ -14,13 +14,19 @@ public struct StoreService: Sendable {
     private let maintenance: any StoreMaintaining
     /// The sinks' outbox (`aggregate sinks`).
     let outbox: any SinkOutboxRepository
+    /// The fleet's schedule (`aggregate fleet status`): a shared store only.
+    private let fleet: (any FleetScheduleRepository)?
 
     /// Where the store lives, for messages: a directory, or a PostgreSQL URL without its password.
     public let location: String
 
-    private init(maintenance: any StoreMaintaining, outbox: any SinkOutboxRepository, location: String) {
+    private init(
+        maintenance: any StoreMaintaining, outbox: any SinkOutboxRepository, fleet: (any FleetScheduleRepository)? = nil,
+        location: String
+    ) {
         self.maintenance = maintenance
         self.outbox = outbox
+        self.fleet = fleet
         self.location = location
     }
 
@@ -45,7 +51,8 @@ public struct StoreService: Sendable {
                 let database = try PostgresStoreDatabase.open(url)
                 let service = StoreService(
                     maintenance: PostgresStoreMaintenance(database: database),
-                    outbox: PostgresSinkOutboxRepository(database: database), location: url.redacted)
+                    outbox: PostgresSinkOutboxRepository(database: database),
+                    fleet: PostgresFleetSchedule(database: database), location: url.redacted)
                 return (service, [], url.redacted)
             } catch {
                 return (nil, [error.message], url.redacted)
@@ -53,6 +60,12 @@ public struct StoreService: Sendable {
         case .invalid(let message):
             return (nil, [message], "AGGREGATE_STORE")
         }
+    }
+
+    /// The fleet's workers and schedule (`aggregate fleet status`); nil for the SQLite store, which has no fleet.
+    /// - Parameter recentSeconds: workers seen within this long are listed.
+    public func fleetStatus(recentSeconds: Double) throws(SourceError) -> FleetStatus? {
+        try fleet?.status(recentSeconds: recentSeconds)
     }
 
     /// Refuses a `--source` that is neither in the store nor among `manifestSources`.

@@ -84,6 +84,39 @@ enum PostgresSchema {
         ("v2-rate-limit", [
             "CREATE TABLE rate_limit (budget_key text PRIMARY KEY, until_at double precision NOT NULL)",
         ]),
+        // The fleet (`aggregate worker`): the manifest's sources with when each is due and who holds it, who
+        // registered the manifest, and the workers seen.
+        ("v3-fleet", [
+            """
+            CREATE TABLE fleet_source (
+                source_id text PRIMARY KEY,
+                fingerprint text NOT NULL,
+                interval_seconds double precision NOT NULL,
+                due_at double precision NOT NULL,
+                claimed_by text,
+                claim_until double precision,
+                failures integer NOT NULL DEFAULT 0,
+                last_status text,
+                last_finished_at double precision
+            )
+            """,
+            "CREATE INDEX fleet_source_due ON fleet_source (due_at)",
+            "CREATE INDEX fleet_source_claimed_by ON fleet_source (claimed_by) WHERE claimed_by IS NOT NULL",
+            """
+            CREATE TABLE fleet_manifest (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                registered_by text NOT NULL,
+                registered_at double precision NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE fleet_worker (
+                worker_id text PRIMARY KEY,
+                started_at double precision NOT NULL,
+                seen_at double precision NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Applies the migrations the database lacks.

@@ -61,23 +61,33 @@ struct WatchSchedule: Sendable {
         var entry = entries[index]
         entry.isRunning = false
         entry.lastFinished = now
+        (entry.next, entry.failures) = Self.nextRun(
+            after: report, interval: entry.interval, failures: entry.failures, at: now, random: &random)
+        entries[index] = entry
+    }
+
+    /// When a source that ran every `interval` and had failed `failures` times in a row runs next, after a run
+    /// that ended at `now` with `report`, and its new count of failures: the policy above, shared by the fleet's
+    /// workers (`FleetWorker`).
+    static func nextRun(
+        after report: SourceReport, interval: TimeInterval, failures: Int, at now: Date,
+        random: inout some RandomNumberGenerator
+    ) -> (next: Date, failures: Int) {
         let succeeded = report.status == .ok || report.status == .skipped
         var wait: TimeInterval
+        let failures = succeeded ? 0 : failures + 1
         if succeeded {
-            entry.failures = 0
-            wait = entry.interval
+            wait = interval
         } else {
-            entry.failures += 1
-            let doubled = entry.interval * pow(2, Double(min(entry.failures - 1, 20)))
-            wait = min(doubled, Self.maxBackoff) * Double.random(in: (1 - Self.jitter)...(1 + Self.jitter), using: &random)
-            wait = max(wait, min(entry.interval, Self.maxBackoff))  // never sooner than the schedule after a failure
+            let doubled = interval * pow(2, Double(min(failures - 1, 20)))
+            wait = min(doubled, maxBackoff) * Double.random(in: (1 - jitter)...(1 + jitter), using: &random)
+            wait = max(wait, min(interval, maxBackoff))  // never sooner than the schedule after a failure
         }
         var next = now.addingTimeInterval(wait)
         for floor in [report.refreshNotBefore, report.error?.retryAt].compactMap({ $0 }) where floor > next {
             next = floor
         }
-        entry.next = next
-        entries[index] = entry
+        return (next, failures)
     }
 
     /// `r`: every source not running now falls due now.

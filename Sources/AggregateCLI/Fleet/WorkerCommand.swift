@@ -1,0 +1,155 @@
+import App
+import ArgumentParser
+import Domain
+import Foundation
+import Logging
+import Presentation
+
+/// `aggregate worker`: one of any number of processes, on any number of machines, that share the sources of one
+/// manifest through a PostgreSQL store.
+struct WorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run the fleet's due sources, sharing them with every other worker on the same PostgreSQL store.",
+        discussion: """
+            Start as many workers as you like, on as many machines, with the same manifest and the same store \
+            (AGGREGATE_STORE or the manifest's store.url, postgres://…). Each source runs once per \
+            refreshSeconds between them all: a worker claims due sources in batches, runs them as aggregate \
+            does (cache, --new history, sinks) and schedules their next run; a failing source backs off as in \
+            watch. Claims last --claim-seconds and are renewed while a worker lives: the sources of a worker \
+            that dies (kill -9, a lost machine) are taken by another once its claims expire. There is no \
+            scheduler to run and none to lose.
+
+            The first worker makes its manifest the fleet's. A worker started with another manifest names the \
+            sources that differ and stops (exit 78); --adopt-manifest makes its manifest the fleet's instead \
+            (new sources are due at once, removed ones go). Restart the other workers with the new manifest.
+
+            Ctrl-C or SIGTERM stops cleanly: the sources it is running are given back, due as they were.
+
+            EXAMPLES
+              aggregate worker                    run the fleet's sources until stopped
+              aggregate worker --once -f ndjson   run what is due now, print its items, exit (cron)
+              aggregate worker --adopt-manifest   roll out a changed manifest
+              aggregate fleet status              the fleet's workers, due and overdue sources
+            """
+    )
+
+    enum Format: String, CaseIterable, EnumArgument {
+        case none, ndjson
+    }
+
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Flag(name: .long, help: "Claim and run until nothing is due, then exit (1 if a source it ran failed).")
+    var once = false
+
+    @Option(name: [.customShort("f"), .long],
+            help: "none (the default: the items go to the store, history and sinks) or ndjson (each item of each source run, on stdout).")
+    var format: Format = .none
+
+    @Option(name: .long, help: ArgumentHelp("Sources claimed at a time.", valueName: "count"))
+    var batch = 50
+
+    @Option(name: .customLong("claim-seconds"),
+            help: ArgumentHelp("How long a claim lasts unless renewed: how long a dead worker's sources wait.", valueName: "seconds"))
+    var claimSeconds = 120.0
+
+    @Flag(name: .customLong("adopt-manifest"), help: "Make this manifest the fleet's, even when the fleet runs another.")
+    var adoptManifest = false
+
+    @Flag(name: .shortAndLong, help: "No warnings and no summary on stderr.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Each source's status on stderr as it finishes, and one log line per request.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+        if batch < 1 { throw ValidationError("--batch must be at least 1.") }
+        if claimSeconds < 3 { throw ValidationError("--claim-seconds must be at least 3 (a claim is renewed every third of it).") }
+    }
+
+    func run() throws {
+        Terminal.ignoreBrokenPipes()
+        let logger = Logger(label: "aggregate") { label in
+            StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
+        }
+        let container = try manifestOptions.loadContainer(logger: logger)
+        let stdout = StandardOutput()
+        var output = RunOutput.collect
+        var writer: NDJSONStreamWriter?
+        if format == .ndjson {
+            let lines = NDJSONStreamWriter(limit: nil) { chunk in stdout.write(bytes: chunk) }
+            output = .stream { source, items, more in lines.write(items, source: source.id, more: more) }
+            writer = lines
+        }
+        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet)
+        let worker = FleetWorker(
+            container: container,
+            options: FleetWorker.Options(
+                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output),
+            observer: lines)
+        let started = Date()
+        do throws(FleetError) {
+            let registration = try worker.start()
+            lines.started(worker.id, registration: registration)
+        } catch {
+            Terminal.writeError("aggregate: \(error)\n")
+            if case .manifestDiffers = error { throw ExitCode(ExitStatus.invalidManifest) }
+            throw ExitCode(ExitStatus.sourcesFailed)
+        }
+        let interruption = Interruption()
+        interruption.cancellation.onCancel { worker.stop() }
+        let summary = worker.wait()  // the main thread's one blocking join; the worker runs on its own threads
+        writer?.flush()
+        stdout.flush()
+        lines.finished(worker.id, summary: summary, seconds: Date().timeIntervalSince(started))
+        let failed = summary.sources - (summary.byStatus[.ok] ?? 0) - (summary.byStatus[.skipped] ?? 0)
+        if once, failed > 0 { throw ExitCode(ExitStatus.sourcesFailed) }
+    }
+}
+
+/// The worker's stderr: each source with `--verbose`, store problems, and a summary at the end.
+final class WorkerStatusLines: FleetObserver {
+    let verbose: Bool
+    let quiet: Bool
+
+    init(verbose: Bool, quiet: Bool) {
+        self.verbose = verbose
+        self.quiet = quiet
+    }
+
+    func started(_ id: String, registration: FleetRegistration) {
+        guard verbose, case .registered(let added, let removed, let changed) = registration else { return }
+        var line = "aggregate: worker \(id) started"
+        if added + removed + changed > 0 {
+            line += "; the fleet's manifest now: \(added) sources added, \(removed) removed, \(changed) changed"
+        }
+        Terminal.writeError(line + "\n")
+    }
+
+    func fleet(didFinish report: SourceReport, next: Date) {
+        guard verbose else { return }
+        var line = "aggregate: \(report.id): \(report.status.rawValue)"
+        if let error = report.error { line += " (\(error.kind.rawValue)): \(error.message)" }
+        line += ", \(report.itemCount) item\(report.itemCount == 1 ? "" : "s"), next at \(ISO8601.string(from: next))"
+        Terminal.writeError(line + "\n")
+    }
+
+    func fleet(problem: String) {
+        guard !quiet else { return }
+        Terminal.writeError("aggregate: worker: \(problem)\n")
+    }
+
+    func finished(_ id: String, summary: FleetWorker.Summary, seconds: Double) {
+        guard !quiet else { return }
+        let statuses = SourceStatus.allCases.compactMap { status in
+            summary.byStatus[status].map { "\($0) \(status.rawValue)" }
+        }
+        var line = "aggregate: worker \(id) ran \(summary.sources) source\(summary.sources == 1 ? "" : "s")"
+        if !statuses.isEmpty { line += " (\(statuses.joined(separator: ", ")))" }
+        line += " in \(summary.runs) batch\(summary.runs == 1 ? "" : "es"), \(String(format: "%.1f", seconds)) s"
+        if summary.sources > 0 { line += "; longest past due \(String(format: "%.1f", summary.maxLagSeconds)) s" }
+        Terminal.writeError(line + "\n")
+    }
+}

@@ -1,0 +1,284 @@
+import Domain
+import Foundation
+import Synchronization
+
+/// Told what a worker does, as it happens (the command line's stderr lines and summary).
+public protocol FleetObserver: Sendable {
+    /// A run of the fleet's sources finished; `next` is when it is due again (by this machine's clock).
+    func fleet(didFinish report: SourceReport, next: Date)
+    /// What the manifest's sinks queued and delivered after one batch.
+    func fleet(didDeliver sinks: [SinkReport])
+    /// A problem with the store (the worker keeps trying: claims not renewed expire, and nothing is lost).
+    func fleet(problem: String)
+}
+
+extension FleetObserver {
+    public func fleet(didDeliver sinks: [SinkReport]) {}
+}
+
+/// Why a worker cannot start.
+public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The store is the SQLite file: one machine, nothing to share.
+    case needsSharedStore
+    case storeUnavailable(String)
+    /// The fleet runs another manifest.
+    case manifestDiffers(onlyHere: [String], onlyInFleet: [String], changed: [String])
+
+    public var description: String {
+        switch self {
+        case .needsSharedStore:
+            return "a worker shares its sources with other workers through a PostgreSQL store: set AGGREGATE_STORE "
+                + "(or the manifest's store.url) to postgres://…; on one machine, `aggregate watch` keeps the sources fresh"
+        case .storeUnavailable(let message):
+            return message
+        case .manifestDiffers(let here, let fleet, let changed):
+            var parts: [String] = []
+            if !here.isEmpty { parts.append("only in this manifest: \(Self.list(here))") }
+            if !fleet.isEmpty { parts.append("only in the fleet's: \(Self.list(fleet))") }
+            if !changed.isEmpty { parts.append("other options or interval: \(Self.list(changed))") }
+            return "this manifest is not the one the fleet runs (\(parts.joined(separator: "; "))). Give every worker "
+                + "the same manifest, or start this one with --adopt-manifest to make it the fleet's"
+        }
+    }
+
+    private static func list(_ ids: [String]) -> String {
+        ids.count <= 5 ? ids.joined(separator: ", ") : ids.prefix(5).joined(separator: ", ") + " and \(ids.count - 5) more"
+    }
+}
+
+/// `aggregate worker`: one member of a fleet that shares a PostgreSQL store. It claims due sources in batches
+/// (`FleetScheduleRepository`), runs each batch through the run engine (cache, history, sinks and their
+/// outbox, as any run), and schedules each source's next run by the watch's policy (`WatchSchedule.nextRun`).
+/// No worker is special: any number run at once, each source runs once per interval between them, and the
+/// sources of a worker that dies are claimed by another when its claims expire.
+///
+/// The store is called from one thread of the worker's own (claims, renewals, completions); runs go on the
+/// engine's threads and hand their outcomes over.
+public final class FleetWorker: Sendable {
+    public struct Options: Sendable {
+        /// Claim and run until nothing is due, then end (cron, tests).
+        public var once: Bool
+        /// Sources claimed at a time: one engine run each.
+        public var batchSize: Int
+        /// Runs at once.
+        public var batchesInFlight: Int
+        /// How long a claim lasts without renewal: how long a dead worker's sources wait for another worker.
+        public var holdSeconds: Double
+        /// How long to wait before asking again when nothing is due.
+        public var idleSeconds: Double
+        /// Make this manifest the fleet's even when the fleet runs another.
+        public var adoptManifest: Bool
+        /// Where the runs' items go.
+        public var output: RunOutput
+
+        public init(
+            once: Bool = false, batchSize: Int = 50, batchesInFlight: Int = 4, holdSeconds: Double = 120,
+            idleSeconds: Double = 5, adoptManifest: Bool = false, output: RunOutput
+        ) {
+            self.once = once
+            self.batchSize = batchSize
+            self.batchesInFlight = batchesInFlight
+            self.holdSeconds = holdSeconds
+            self.idleSeconds = idleSeconds
+            self.adoptManifest = adoptManifest
+            self.output = output
+        }
+    }
+
+    /// What a worker did, when it ends.
+    public struct Summary: Sendable, Hashable {
+        public var runs = 0
+        public var sources = 0
+        public var byStatus: [SourceStatus: Int] = [:]
+        /// The longest a claimed source had been due.
+        public var maxLagSeconds = 0.0
+    }
+
+    private struct Batch: Sendable {
+        var claims: [String: FleetClaim]
+        var outcome: RunOutcome?
+    }
+
+    private struct State {
+        var finished: [Batch] = []
+        var inFlight = 0
+        var stopping = false
+        var summary = Summary()
+        var random = SystemRandomNumberGenerator()
+    }
+
+    /// Names this worker in the store: host, process and a random part (a pid can come back).
+    public let id: String
+    private let container: AppDIContainer
+    private let options: Options
+    private let observer: (any FleetObserver)?
+    private let state = Mutex(State())
+    private let wake = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
+    private let cancellation = CancellationToken()
+
+    public init(container: AppDIContainer, options: Options, observer: (any FleetObserver)? = nil) {
+        self.container = container
+        self.options = options
+        self.observer = observer
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
+        id = "\(host)-\(getpid())-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
+    }
+
+    /// The sources the fleet schedules: every enabled source of the manifest, with its stored identity.
+    var manifest: FleetManifest {
+        FleetManifest(sources: container.manifest.sources.filter(\.enabled).map { source in
+            let options = EnvironmentSubstitution.apply(to: source.options, environment: container.environment).value
+            return FleetManifest.Source(
+                id: source.id, fingerprint: container.identity(of: source, options: options).fingerprint,
+                intervalSeconds: source.refreshSeconds)
+        })
+    }
+
+    /// Opens the store and registers the manifest (blocks: call it from a thread that may wait), then starts
+    /// claiming on a thread of its own.
+    public func start() throws(FleetError) -> FleetRegistration {
+        guard container.store.location.isShared else { throw .needsSharedStore }
+        let (opened, warnings) = container.store.open()
+        guard let schedule = opened?.fleet else {
+            throw .storeUnavailable(warnings.first ?? "the store cannot be used")
+        }
+        let registration: FleetRegistration
+        do throws(SourceError) {
+            registration = try schedule.register(manifest, worker: id, adopt: options.adoptManifest)
+        } catch {
+            throw .storeUnavailable("the store cannot be used: \(error.message)")
+        }
+        if case .differs(let here, let fleet, let changed) = registration {
+            throw .manifestDiffers(onlyHere: here, onlyInFleet: fleet, changed: changed)
+        }
+        let loop = Thread { [self] in claimLoop(schedule) }
+        loop.name = "aggregate.worker"
+        loop.start()
+        return registration
+    }
+
+    /// SIGTERM: no more claims; the runs in flight are cancelled and their sources given back. `wait` returns
+    /// once that is done.
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        cancellation.cancel()
+        wake.signal()
+    }
+
+    /// Waits until the worker ended (`--once`: nothing left due; otherwise `stop`).
+    public func wait() -> Summary {
+        done.wait()
+        return state.withLock { $0.summary }
+    }
+
+    // MARK: - The loop (its own thread: every store call blocks)
+
+    private func claimLoop(_ schedule: any FleetScheduleRepository) {
+        var lastRenewal = Date()
+        var problem: String?
+        func report(_ error: SourceError) {
+            if problem != error.message { observer?.fleet(problem: error.message) }
+            problem = error.message
+        }
+        while true {
+            let (finished, stopping, inFlight) = state.withLock { state in
+                defer { state.finished = [] }
+                return (state.finished, state.stopping, state.inFlight)
+            }
+            if !finished.isEmpty {
+                let results = finished.flatMap { self.results(of: $0, stopping: stopping) }
+                do throws(SourceError) {
+                    try schedule.complete(worker: id, results: results)
+                    problem = nil
+                } catch {
+                    report(error)  // the claims expire and another worker runs those sources again
+                }
+            }
+            if stopping, inFlight == 0 {
+                try? schedule.release(worker: id)
+                break
+            }
+            var idle = false
+            if !stopping, inFlight < options.batchesInFlight {
+                do throws(SourceError) {
+                    let claims = try schedule.claim(worker: id, limit: options.batchSize, holdSeconds: options.holdSeconds)
+                    problem = nil
+                    if !claims.isEmpty {
+                        run(claims)
+                        continue
+                    }
+                    if options.once, inFlight == 0 { break }
+                    idle = true
+                } catch {
+                    report(error)
+                    idle = true
+                }
+            }
+            if Date().timeIntervalSince(lastRenewal) >= options.holdSeconds / 3 {
+                do throws(SourceError) {
+                    try schedule.renew(worker: id, holdSeconds: options.holdSeconds)
+                    lastRenewal = Date()
+                } catch {
+                    report(error)
+                }
+            }
+            let renewalIn = max(0.05, options.holdSeconds / 3 - Date().timeIntervalSince(lastRenewal))
+            _ = wake.wait(timeout: .now() + (idle ? min(options.idleSeconds, renewalIn) : renewalIn))
+        }
+        done.signal()
+    }
+
+    private func run(_ claims: [FleetClaim]) {
+        let batch = Dictionary(claims.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        state.withLock { state in
+            state.inFlight += 1
+            state.summary.runs += 1
+            state.summary.maxLagSeconds = max(state.summary.maxLagSeconds, claims.map(\.lagSeconds).max() ?? 0)
+        }
+        let handOver: @Sendable (RunOutcome?) -> Void = { [self] outcome in
+            state.withLock { state in
+                state.inFlight -= 1
+                state.finished.append(Batch(claims: batch, outcome: outcome))
+            }
+            wake.signal()
+        }
+        do throws(SelectionError) {
+            try container.run(
+                RunRequest(selection: claims.map(\.id)), cancellation: cancellation, output: options.output, completion: handOver)
+        } catch {
+            // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
+            observer?.fleet(problem: "a batch could not run: \(error.description)")
+            handOver(nil)
+        }
+    }
+
+    /// When each source of a finished batch is due again. A source this worker's own stop cut short is given
+    /// back due as it was: that is no failure of the source.
+    private func results(of batch: Batch, stopping: Bool) -> [FleetRunResult] {
+        let now = Date()
+        guard let outcome = batch.outcome else {
+            return batch.claims.values.map {
+                FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: options.idleSeconds * 12)
+            }
+        }
+        if !outcome.sinks.isEmpty { observer?.fleet(didDeliver: outcome.sinks) }
+        return outcome.report.sources.compactMap { report in
+            guard let claim = batch.claims[report.id] else { return nil }
+            if stopping, report.status == .timeout {
+                return FleetRunResult(id: report.id, status: .timeout, failures: claim.failures, nextInSeconds: 0)
+            }
+            let interval = container.manifest.source(id: report.id)?.refreshSeconds ?? Manifest.Defaults.defaultRefreshSeconds
+            let (next, failures) = state.withLock { state in
+                state.summary.sources += 1
+                state.summary.byStatus[report.status, default: 0] += 1
+                return WatchSchedule.nextRun(
+                    after: report, interval: interval, failures: claim.failures, at: now, random: &state.random)
+            }
+            observer?.fleet(didFinish: report, next: next)
+            return FleetRunResult(
+                id: report.id, status: report.status, failures: failures, nextInSeconds: next.timeIntervalSince(now))
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// When each source of a fleet is next due and which worker holds it: the schedule every `aggregate worker` on
+/// one shared store takes its work from, so that each source is fetched and parsed once per interval however
+/// many workers there are. There is no scheduler process: a worker claims due sources itself, a claim expires
+/// unless renewed (a dead worker's sources go to another), and finishing a source schedules its next run.
+///
+/// Times are the store's clock, so machines whose clocks disagree still agree on what is due.
+public protocol FleetScheduleRepository: Sendable {
+    /// Makes `manifest` the fleet's when the fleet has none, it is the same, or `adopt` is set; otherwise tells
+    /// how the fleet's differs (nothing changes then). Sources kept keep their schedule; new ones are due now.
+    func register(_ manifest: FleetManifest, worker: String, adopt: Bool) throws(SourceError) -> FleetRegistration
+
+    /// Claims up to `limit` due sources that nobody holds (or whose holder's claim expired) for `holdSeconds`,
+    /// the longest overdue first. Concurrent callers never get the same source.
+    func claim(worker: String, limit: Int, holdSeconds: Double) throws(SourceError) -> [FleetClaim]
+
+    /// Extends every claim `worker` holds by `holdSeconds` from now and notes that the worker is alive.
+    /// Returns how many it holds.
+    @discardableResult
+    func renew(worker: String, holdSeconds: Double) throws(SourceError) -> Int
+
+    /// Ends `worker`'s claims on these sources and schedules each one's next run. A source whose claim expired
+    /// and went to another worker is left to that worker.
+    func complete(worker: String, results: [FleetRunResult]) throws(SourceError)
+
+    /// Gives back every claim `worker` still holds, due as they were (a worker that stops).
+    func release(worker: String) throws(SourceError)
+
+    /// The fleet as the store sees it (`aggregate fleet status`).
+    func status(recentSeconds: Double) throws(SourceError) -> FleetStatus
+}
+
+/// The sources of the manifest a worker runs: what the fleet schedules.
+public struct FleetManifest: Sendable, Hashable {
+    public struct Source: Sendable, Hashable {
+        public var id: String
+        /// The stored identity's fingerprint (a changed source is due again at once).
+        public var fingerprint: String
+        public var intervalSeconds: Double
+
+        public init(id: String, fingerprint: String, intervalSeconds: Double) {
+            self.id = id
+            self.fingerprint = fingerprint
+            self.intervalSeconds = intervalSeconds
+        }
+    }
+
+    public var sources: [Source]
+
+    public init(sources: [Source]) {
+        self.sources = sources
+    }
+}
+
+/// What registering a manifest found.
+public enum FleetRegistration: Sendable, Hashable {
+    /// The manifest is the fleet's (it was already, or it is now).
+    case registered(added: Int, removed: Int, changed: Int)
+    /// The fleet runs another manifest: the ids only this one has, only the fleet's has, and those both have
+    /// with other options or interval.
+    case differs(onlyHere: [String], onlyInFleet: [String], changed: [String])
+}
+
+/// A source a worker holds.
+public struct FleetClaim: Sendable, Hashable {
+    public var id: String
+    /// Its failed runs in a row before this one (the backoff's count).
+    public var failures: Int
+    /// How late it is: the store's now minus when it fell due.
+    public var lagSeconds: Double
+
+    public init(id: String, failures: Int, lagSeconds: Double) {
+        self.id = id
+        self.failures = failures
+        self.lagSeconds = lagSeconds
+    }
+}
+
+/// How a claimed source's run ended, and when it is due again.
+public struct FleetRunResult: Sendable, Hashable {
+    public var id: String
+    public var status: SourceStatus
+    public var failures: Int
+    /// From the store's now.
+    public var nextInSeconds: Double
+
+    public init(id: String, status: SourceStatus, failures: Int, nextInSeconds: Double) {
+        self.id = id
+        self.status = status
+        self.failures = failures
+        self.nextInSeconds = nextInSeconds
+    }
+}
+
+/// The fleet's state.
+public struct FleetStatus: Sendable, Hashable {
+    public struct Worker: Sendable, Hashable {
+        public var id: String
+        public var lastSeen: Date
+        public var holding: Int
+
+        public init(id: String, lastSeen: Date, holding: Int) {
+            self.id = id
+            self.lastSeen = lastSeen
+            self.holding = holding
+        }
+    }
+
+    /// A source due and not held: which one, and since when.
+    public struct DueSource: Sendable, Hashable {
+        public var id: String
+        public var since: Date
+
+        public init(id: String, since: Date) {
+            self.id = id
+            self.since = since
+        }
+    }
+
+    public var sources: Int
+    /// Due now and not held.
+    public var due: Int
+    /// Due more than one interval ago and not held.
+    public var overdue: Int
+    public var held: Int
+    /// The source due longest ago.
+    public var oldestDue: DueSource?
+    /// Workers seen within the asked window, most recent first.
+    public var workers: [Worker]
+
+    public init(sources: Int, due: Int, overdue: Int, held: Int, oldestDue: DueSource?, workers: [Worker]) {
+        self.sources = sources
+        self.due = due
+        self.overdue = overdue
+        self.held = held
+        self.oldestDue = oldestDue
+        self.workers = workers
+    }
+}

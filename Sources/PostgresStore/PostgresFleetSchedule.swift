@@ -1,0 +1,163 @@
+import Domain
+import Foundation
+import PostgresNIO
+
+/// The fleet's schedule on PostgreSQL (`fleet_source`): a claim is one statement, `FOR UPDATE SKIP LOCKED` over
+/// the due index, so workers claiming at once take different sources without waiting for each other, and a
+/// batch of sources costs one round trip to claim and one to finish. Every time is the server's (`now()`).
+public struct PostgresFleetSchedule: Sendable {
+    private let database: PostgresStoreDatabase
+
+    public init(database: PostgresStoreDatabase) {
+        self.database = database
+    }
+
+    /// The server's clock, in the schema's unit (seconds since 1970).
+    private static let now = "EXTRACT(EPOCH FROM now())::double precision"
+    /// A source nobody holds: never claimed, given back, or its holder's claim expired.
+    private static let free = "(claim_until IS NULL OR claim_until < \(now))"
+}
+
+extension PostgresFleetSchedule: FleetScheduleRepository {
+    public func register(_ manifest: FleetManifest, worker: String, adopt: Bool) throws(SourceError) -> FleetRegistration {
+        try database.transaction { session in
+            // One registration at a time across the fleet (released at commit): workers starting together agree.
+            try session.execute("SELECT pg_advisory_xact_lock(hashtextextended('aggregate.fleet', 0))")
+            try session.execute("""
+                INSERT INTO fleet_worker (worker_id, started_at, seen_at)
+                VALUES (\(worker), \(unescaped: Self.now), \(unescaped: Self.now))
+                ON CONFLICT (worker_id) DO UPDATE SET seen_at = excluded.seen_at
+                """)
+            var stored: [String: FleetManifest.Source] = [:]
+            for row in try session.rows("SELECT source_id, fingerprint, interval_seconds FROM fleet_source") {
+                let source = FleetManifest.Source(
+                    id: try row[0].decode(String.self), fingerprint: try row[1].decode(String.self),
+                    intervalSeconds: try row[2].decode(Double.self))
+                stored[source.id] = source
+            }
+            let wanted = Set(manifest.sources.map(\.id))
+            let added = manifest.sources.filter { stored[$0.id] == nil }
+            let removed = stored.keys.filter { !wanted.contains($0) }.sorted()
+            let changed = manifest.sources.filter { source in stored[source.id].map { $0 != source } ?? false }
+            let differs = !(added.isEmpty && removed.isEmpty && changed.isEmpty)
+            if !stored.isEmpty, differs, !adopt {
+                return .differs(onlyHere: added.map(\.id), onlyInFleet: removed, changed: changed.map(\.id))
+            }
+            if !added.isEmpty {
+                try session.execute("""
+                    INSERT INTO fleet_source (source_id, fingerprint, interval_seconds, due_at)
+                    SELECT id, fingerprint, interval, \(unescaped: Self.now)
+                    FROM unnest(\(added.map(\.id))::text[], \(added.map(\.fingerprint))::text[],
+                                \(added.map(\.intervalSeconds))::double precision[]) AS s(id, fingerprint, interval)
+                    """)
+            }
+            if !changed.isEmpty {
+                // Other options make another source: due at once, its failures forgotten. A new interval alone
+                // keeps the next run.
+                try session.execute("""
+                    UPDATE fleet_source f SET
+                        due_at = CASE WHEN f.fingerprint = s.fingerprint THEN f.due_at ELSE \(unescaped: Self.now) END,
+                        failures = CASE WHEN f.fingerprint = s.fingerprint THEN f.failures ELSE 0 END,
+                        fingerprint = s.fingerprint, interval_seconds = s.interval
+                    FROM unnest(\(changed.map(\.id))::text[], \(changed.map(\.fingerprint))::text[],
+                                \(changed.map(\.intervalSeconds))::double precision[]) AS s(id, fingerprint, interval)
+                    WHERE f.source_id = s.id
+                    """)
+            }
+            if !removed.isEmpty {
+                try session.execute("DELETE FROM fleet_source WHERE source_id = ANY(\(removed)::text[])")
+            }
+            if stored.isEmpty || differs {
+                try session.execute("""
+                    INSERT INTO fleet_manifest (singleton, registered_by, registered_at)
+                    VALUES (true, \(worker), \(unescaped: Self.now))
+                    ON CONFLICT (singleton) DO UPDATE
+                        SET registered_by = excluded.registered_by, registered_at = excluded.registered_at
+                    """)
+            }
+            return .registered(added: added.count, removed: removed.count, changed: changed.count)
+        }
+    }
+
+    public func claim(worker: String, limit: Int, holdSeconds: Double) throws(SourceError) -> [FleetClaim] {
+        try database.withSession { session in
+            try session.rows("""
+                WITH due AS (
+                    SELECT source_id FROM fleet_source
+                    WHERE due_at <= \(unescaped: Self.now) AND \(unescaped: Self.free)
+                    ORDER BY due_at LIMIT \(limit)
+                    FOR UPDATE SKIP LOCKED)
+                UPDATE fleet_source f SET claimed_by = \(worker), claim_until = \(unescaped: Self.now) + \(holdSeconds)
+                FROM due WHERE f.source_id = due.source_id
+                RETURNING f.source_id, f.failures::bigint, \(unescaped: Self.now) - f.due_at
+                """
+            ).map { row in
+                FleetClaim(id: try row[0].decode(String.self), failures: try row[1].decode(Int.self),
+                           lagSeconds: max(0, try row[2].decode(Double.self)))
+            }
+        }
+    }
+
+    @discardableResult
+    public func renew(worker: String, holdSeconds: Double) throws(SourceError) -> Int {
+        try database.withSession { session in
+            try session.execute("UPDATE fleet_worker SET seen_at = \(unescaped: Self.now) WHERE worker_id = \(worker)")
+            return try session.execute("""
+                UPDATE fleet_source SET claim_until = \(unescaped: Self.now) + \(holdSeconds) WHERE claimed_by = \(worker)
+                """)
+        }
+    }
+
+    public func complete(worker: String, results: [FleetRunResult]) throws(SourceError) {
+        guard !results.isEmpty else { return }
+        try database.withSession { session in
+            try session.execute("""
+                UPDATE fleet_source f SET claimed_by = NULL, claim_until = NULL, due_at = \(unescaped: Self.now) + r.next,
+                    failures = r.failures, last_status = r.status, last_finished_at = \(unescaped: Self.now)
+                FROM unnest(\(results.map(\.id))::text[], \(results.map(\.nextInSeconds))::double precision[],
+                            \(results.map(\.failures))::bigint[], \(results.map(\.status.rawValue))::text[])
+                    AS r(id, next, failures, status)
+                WHERE f.source_id = r.id AND f.claimed_by = \(worker)
+                """)
+        }
+    }
+
+    public func release(worker: String) throws(SourceError) {
+        try database.withSession { session in
+            try session.execute("UPDATE fleet_source SET claimed_by = NULL, claim_until = NULL WHERE claimed_by = \(worker)")
+        }
+    }
+
+    public func status(recentSeconds: Double) throws(SourceError) -> FleetStatus {
+        try database.withSession { session in
+            let counts = try session.rows("""
+                SELECT count(*), count(*) FILTER (WHERE due_at <= \(unescaped: Self.now) AND \(unescaped: Self.free)),
+                    count(*) FILTER (WHERE due_at + interval_seconds <= \(unescaped: Self.now) AND \(unescaped: Self.free)),
+                    count(*) FILTER (WHERE NOT \(unescaped: Self.free))
+                FROM fleet_source
+                """).first
+            let oldest = try session.rows("""
+                SELECT source_id, due_at FROM fleet_source WHERE due_at <= \(unescaped: Self.now) AND \(unescaped: Self.free)
+                ORDER BY due_at LIMIT 1
+                """).first.map { row in
+                FleetStatus.DueSource(
+                    id: try row[0].decode(String.self), since: Date(timeIntervalSince1970: try row[1].decode(Double.self)))
+            }
+            let workers = try session.rows("""
+                SELECT w.worker_id, w.seen_at, count(f.source_id)
+                FROM fleet_worker w
+                LEFT JOIN fleet_source f ON f.claimed_by = w.worker_id AND f.claim_until >= \(unescaped: Self.now)
+                WHERE w.seen_at >= \(unescaped: Self.now) - \(recentSeconds)
+                GROUP BY w.worker_id, w.seen_at ORDER BY w.seen_at DESC, w.worker_id
+                """).map { row in
+                FleetStatus.Worker(
+                    id: try row[0].decode(String.self), lastSeen: Date(timeIntervalSince1970: try row[1].decode(Double.self)),
+                    holding: try row[2].decode(Int.self))
+            }
+            return FleetStatus(
+                sources: try counts?[0].decode(Int.self) ?? 0, due: try counts?[1].decode(Int.self) ?? 0,
+                overdue: try counts?[2].decode(Int.self) ?? 0, held: try counts?[3].decode(Int.self) ?? 0,
+                oldestDue: oldest, workers: workers)
+        }
+    }
+}
