@@ -24,6 +24,10 @@ public struct RunRequest: Sendable, Hashable {
     /// Every item is kept, and the outcome names those the item history never saw before
     /// (`RunOutcome.newItemIDs`): how serve announces each item once. Ignored with `newOnly`.
     public var markNew: Bool = false
+    /// The selected sources are claimed by this process (a fleet worker, `FleetWorker`): no other process runs
+    /// them now, so their fetches take no lease on the shared response cache (one connection and two round
+    /// trips less per request).
+    public var claimed: Bool = false
 
     public init(
         selection: [String]? = nil, query: String? = nil, deadlineSeconds: Double? = nil, cacheMode: CacheMode = .normal,
@@ -92,7 +96,7 @@ extension AppDIContainer {
         }
         // A proxy variable that cannot be read is ignored, and said so without its value (it may hold a password).
         let warnings = storeWarnings + liveHTTPProblems
-        let storage = RunStorage(store: opened, mode: request.cacheMode)
+        let storage = RunStorage(store: opened, mode: request.cacheMode, claimed: request.claimed)
         let plan = try self.plan(selection: request.selection, query: request.query, storage: storage)
         let descriptors = plan.map(\.descriptor)
         let collected = Mutex([[Item]](repeating: [], count: plan.count))

@@ -45,6 +45,8 @@ final class RunStorage: Sendable {
     private let now: @Sendable () -> Date
     /// The history is shared with other processes (PostgreSQL): see `recordSeen`.
     private let sharedHistory: Bool
+    /// The run's sources are claimed by this process (`RunRequest.claimed`): fetches take no lease.
+    private let claimed: Bool
 
     /// - Parameter database: nil runs without a store (it could not be opened): no cache, no history.
     convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
@@ -52,18 +54,21 @@ final class RunStorage: Sendable {
     }
 
     /// - Parameter store: nil runs without a store (it could not be opened): no cache, no history.
-    convenience init(store: OpenedStore?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
+    convenience init(
+        store: OpenedStore?, mode: CacheMode = .normal, claimed: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.init(
             responses: store?.responses, snapshots: store?.snapshots, history: store?.history, queries: store?.queries,
-            mode: mode, sharedHistory: store?.isShared ?? false, now: now)
+            mode: mode, sharedHistory: store?.isShared ?? false, claimed: claimed, now: now)
     }
 
     init(
         responses: (any ResponseCacheStore)?, snapshots: (any SourceSnapshotRepository)?, history: (any SeenItemsRepository)?,
         queries: (@Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository)? = nil, mode: CacheMode = .normal,
-        sharedHistory: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
+        sharedHistory: Bool = false, claimed: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.sharedHistory = sharedHistory
+        self.claimed = claimed
         self.responses = responses
         self.snapshots = snapshots
         self.history = history
@@ -89,7 +94,8 @@ final class RunStorage: Sendable {
             }
             return services
         }
-        let policy = ResponseCachePolicy(store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode)
+        let policy = ResponseCachePolicy(
+            store: responses, sourceID: source.id, ttlSeconds: source.cacheTTLSeconds, mode: mode, leasesFetches: !claimed)
         activities.withLock { $0[source.id] = policy.activity }
         return SourceServices(moviesQueries: moviesQueries, responseCache: policy)
     }

@@ -99,7 +99,7 @@ public struct CachingHTTPClient: HTTPFetching {
             }
             // Shared store: one process fetches, the others wait for its lease and then read what it stored.
             var lease: (any ResponseFetchLease)?
-            if policy.mode == .normal, let shared = policy.store as? any SharedResponseCacheStore {
+            if policy.mode == .normal, policy.leasesFetches, let shared = policy.store as? any SharedResponseCacheStore {
                 lease = shared.acquireFetchLease(forKey: key, cancellation: cancellation)
                 if lease != nil {
                     stored = lookup(key)

@@ -22,11 +22,15 @@ public struct ResponseCachePolicy: Sendable {
     public var mode: CacheMode
     /// What the cache did for this source's requests, read after the run for the report.
     public var activity: CacheActivity
+    /// Whether a fetch on a shared store takes its lease, so that other processes wanting the same response wait
+    /// for it instead of asking too. False when no other process runs the source now (a fleet worker's claim).
+    public var leasesFetches: Bool
 
     public init(
         store: any ResponseCacheStore, sourceID: String, ttlSeconds: Double, mode: CacheMode = .normal,
-        activity: CacheActivity = CacheActivity()
+        activity: CacheActivity = CacheActivity(), leasesFetches: Bool = true
     ) {
+        self.leasesFetches = leasesFetches
         self.store = store
         self.sourceID = sourceID
         self.ttlSeconds = ttlSeconds

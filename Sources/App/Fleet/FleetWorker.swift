@@ -244,9 +244,10 @@ public final class FleetWorker: Sendable {
             }
             wake.signal()
         }
+        var request = RunRequest(selection: claims.map(\.id))
+        request.claimed = true
         do throws(SelectionError) {
-            try container.run(
-                RunRequest(selection: claims.map(\.id)), cancellation: cancellation, output: options.output, completion: handOver)
+            try container.run(request, cancellation: cancellation, output: options.output, completion: handOver)
         } catch {
             // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
             observer?.fleet(problem: "a batch could not run: \(error.description)")

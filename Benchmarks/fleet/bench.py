@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Issue 41's benchmark: the shared PostgreSQL store against SQLite for one process, and a fleet of workers
+against one worker, on feed sources of distinct URLs served by the many-sources server (one Atom feed, DELAY
+seconds of latency). Needs a PostgreSQL server: AGGREGATE_TEST_POSTGRES_URL (as the tests), a fresh database per
+round. Interleaved rounds, medians of RUNS; CPU is user + sys of the aggregate processes (wait4's rusage).
+
+    python3 Benchmarks/fleet/bench.py AGGREGATE_BINARY [RUNS]
+    SOURCES=300 FLEET_SOURCES=2000 WORKERS=2 DELAY=0.05 python3 Benchmarks/fleet/bench.py .build/release/aggregate 3
+
+Rows:
+  one process, SQLite / PostgreSQL, plain and --new (SOURCES sources, cacheTTLSeconds 300): wall and CPU
+  1 worker / WORKERS workers --once (FLEET_SOURCES sources): wall, total CPU, every source fetched once
+"""
+import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time, urllib.parse, urllib.request, uuid
+
+here = os.path.dirname(os.path.abspath(__file__))
+binary = os.path.abspath(sys.argv[1])
+runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+sources = int(os.environ.get("SOURCES", "300"))
+fleet_sources = int(os.environ.get("FLEET_SOURCES", "2000"))
+workers = int(os.environ.get("WORKERS", "2"))
+delay = os.environ.get("DELAY", "0.05")
+server_url = os.environ.get("AGGREGATE_TEST_POSTGRES_URL")
+if not server_url:
+    sys.exit("set AGGREGATE_TEST_POSTGRES_URL (source .ci/postgres-cluster.sh && postgres_cluster_start)")
+work = tempfile.mkdtemp(prefix="aggregate-fleet-")
+
+server = subprocess.Popen(
+    [sys.executable, os.path.join(here, "../many-sources/server.py"), delay, os.path.join(here, "../many-sources/feed.atom")],
+    stdout=subprocess.PIPE, text=True)
+port = int(server.stdout.readline())
+base = f"http://127.0.0.1:{port}"
+
+
+def stats(reset=False):
+    with urllib.request.urlopen(f"{base}/__{'reset' if reset else 'stats'}") as answer:
+        return json.load(answer)
+
+
+def manifest(count, name):
+    path = os.path.join(work, name)
+    with open(path, "w") as file:
+        json.dump({"version": 1, "defaults": {"cacheTTLSeconds": 300, "timeoutSeconds": 120},
+                   "sources": [{"id": f"s{i:05d}", "provider": "feed", "options": {"urls": [f"{base}/feed/{i}"]}}
+                               for i in range(count)]}, file)
+    return path
+
+
+def database():
+    name = "fleet_bench_" + uuid.uuid4().hex
+    subprocess.run(["psql", server_url, "-X", "-q", "-c", f"CREATE DATABASE {name}"], check=True)
+    parts = urllib.parse.urlsplit(server_url)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+def start(arguments, store):
+    environment = dict(os.environ, AGGREGATE_HOME=tempfile.mkdtemp(dir=work), NO_COLOR="1")
+    if store:
+        environment["AGGREGATE_STORE"] = store
+    return subprocess.Popen([binary] + arguments, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def finish(process):
+    _, status, usage = os.wait4(process.pid, 0)
+    stderr = process.stderr.read().decode()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"aggregate exited {code}: {stderr[-2000:]}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def one_process(store_kind, new):
+    store = database() if store_kind == "postgres" else None
+    path = manifest(sources, "one.json")
+    arguments = ["-f", "ndjson", "--manifest", path] + (["--new"] if new else [])
+    stats(reset=True)
+    began = time.monotonic()
+    cpu = finish(start(arguments, store))
+    wall = time.monotonic() - began
+    requests = stats()["requests"]
+    assert requests == sources, f"{requests} requests for {sources} sources"
+    return wall, cpu
+
+
+def fleet(count):
+    store = database()
+    path = manifest(fleet_sources, "fleet.json")
+    stats(reset=True)
+    began = time.monotonic()
+    processes = [start(["worker", "--once", "--manifest", path], store) for _ in range(count)]
+    cpu = sum(finish(process) for process in processes)
+    wall = time.monotonic() - began
+    requests = stats()["requests"]
+    assert requests == fleet_sources, f"{requests} requests for {fleet_sources} sources"
+    return wall, cpu
+
+
+rows = {}
+cases = [(f"one process, SQLite, {sources} sources", lambda: one_process("sqlite", False)),
+         (f"one process, PostgreSQL, {sources} sources", lambda: one_process("postgres", False)),
+         (f"one process, SQLite, --new", lambda: one_process("sqlite", True)),
+         (f"one process, PostgreSQL, --new", lambda: one_process("postgres", True)),
+         (f"1 worker --once, {fleet_sources} sources", lambda: fleet(1)),
+         (f"{workers} workers --once, {fleet_sources} sources", lambda: fleet(workers))]
+try:
+    for _ in range(runs):
+        for name, case in cases:
+            rows.setdefault(name, []).append(case())
+finally:
+    server.terminate()
+    shutil.rmtree(work, True)
+
+print(f"| case | wall (median of {runs}) | CPU user+sys |")
+print("|---|---:|---:|")
+median = {name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values)) for name, values in rows.items()}
+for name, (wall, cpu) in median.items():
+    print(f"| {name} | {wall:.2f} s | {cpu:.2f} s |")
+names = list(median)
+print()
+print(f"PostgreSQL / SQLite, plain: {median[names[1]][0] / median[names[0]][0]:.2f}x wall")
+print(f"PostgreSQL / SQLite, --new: {median[names[3]][0] / median[names[2]][0]:.2f}x wall")
+print(f"{workers} workers / 1 worker: {median[names[5]][0] / median[names[4]][0]:.2f}x wall, "
+      f"{median[names[5]][1] / median[names[4]][1]:.2f}x CPU")
