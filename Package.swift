@@ -102,9 +102,16 @@ let package = Package(
         ]),
         // C wrappers for the SQLite connection settings Swift cannot call (`sqlite3_db_config` is variadic).
         .target(name: "CSQLiteConnection", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // posix_spawn for the exec provider's programs: default signal mask and actions, a process group of
+        // posix_spawn for the programs Processes runs: default signal mask and actions, a process group of
         // their own, only stdin/stdout/stderr inherited (`_np` file actions Swift cannot call portably).
         .target(name: "CProcessSpawn"),
+        // Running a program and seeing it gone: spawn, feed stdin, drain stdout and stderr, stop on timeout or
+        // cancellation (SIGTERM, then SIGKILL, its whole process group). The exec provider's sources, the exec
+        // sink and credential helpers (App) run their programs through it.
+        .target(name: "Processes", dependencies: [
+            "Domain", "CProcessSpawn",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // `--jq` on the system's libjq (libjq-dev), as the SQLite store links the system's SQLite: the jq
         // language is the library's; a missing header stops the build naming the package to install.
         // On Linux libjq is loaded by the first filter compiled (jq_on_demand.c), not by every start.
@@ -123,7 +130,7 @@ let package = Package(
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: ["Domain", "ProviderKit"]),
         .target(name: "ExecProvider", dependencies: [
-            "Domain", "ProviderKit", "CProcessSpawn",
+            "Domain", "ProviderKit", "Processes",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
@@ -143,10 +150,10 @@ let package = Package(
         .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
-        // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
-        // provider's process handling). Domain's `DeliverToSinkUseCase` drives them; App builds them.
+        // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (Processes, as
+        // the exec provider runs its programs). Domain's `DeliverToSinkUseCase` drives them; App builds them.
         .target(name: "Sinks", dependencies: [
-            "Domain", "HTTPClient", "ExecProvider", "Templating", "CCurl",
+            "Domain", "HTTPClient", "Processes", "Templating", "CCurl",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -157,7 +164,7 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
-            "FeedParsing", "Persistence", "PostgresStore", "Sinks", "JQ",
+            "FeedParsing", "Persistence", "PostgresStore", "Sinks", "JQ", "Processes",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -234,8 +241,9 @@ let package = Package(
             "FilesProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "CSV", package: "CSV.swift"),
         ], resources: [.copy("Fixtures")]),
+        // Processes' tests too (ChildProcessTests, ProgramLifecycleTests): they share this target's script helpers.
         .testTarget(name: "ExecProviderTests", dependencies: [
-            "ExecProvider", "ProviderTesting", "ProviderKit", "Domain",
+            "ExecProvider", "Processes", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
