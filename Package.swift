@@ -48,7 +48,7 @@ let package = Package(
         // MARK: - Infrastructure
         // What every provider target shares: the Provider protocol, options decoding with JSON paths.
         .target(name: "ProviderKit", dependencies: [
-            "Domain",
+            "Domain", "StoreSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The HTTP interface every HTTP provider shares: `HTTPFetching`, requests and responses, status →
@@ -84,16 +84,19 @@ let package = Package(
             .linkedLibrary("xml2", .when(platforms: [.macOS])),
         ]),
 
-        // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
+        // What both stores implement and share, neither depending on the other: the response cache's store
+        // protocols (ProviderKit keeps their names), `StoreMaintaining`, and `StoreCoding` (the bytes both write).
+        .target(name: "StoreSupport", dependencies: ["Domain"]),
+        // The persistent store: one SQLite database (GRDB) behind the Domain/StoreSupport store protocols: HTTP
         // response cache, last good copy of each source, item history, recent queries.
-        .target(name: "Persistence", dependencies: [
-            "Domain", "ProviderKit", "CSQLiteConnection",
+        .target(name: "SQLiteStore", dependencies: [
+            "Domain", "StoreSupport", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The shared store: the same protocols on PostgreSQL (PostgresNIO), for many processes and machines on one
         // manifest: fetch leases on the response cache, announce-once history, the sinks' outbox.
         .target(name: "PostgresStore", dependencies: [
-            "Domain", "ProviderKit", "Persistence",
+            "Domain", "StoreSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -164,7 +167,7 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
-            "FeedParsing", "Persistence", "PostgresStore", "Sinks", "JQ", "Processes",
+            "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Processes",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -247,7 +250,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
-            "HTTPClient", "HTTPClientLive", "CCurl", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
+            "HTTPClient", "HTTPClientLive", "CCurl", "ProviderTesting", "Domain", "ProviderKit", "SQLiteStore",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: [
@@ -271,14 +274,14 @@ let package = Package(
             "HTMLProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests",
-                    dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting", "HTTPClient"],
+                    dependencies: ["App", "ProviderKit", "Domain", "SQLiteStore", "StoreSupport", "ProviderTesting", "HTTPClient"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PersistenceTests", dependencies: [
-            "Persistence", "ProviderKit", "ProviderTesting", "Domain", .product(name: "GRDB", package: "GRDB.swift"),
+        .testTarget(name: "SQLiteStoreTests", dependencies: [
+            "SQLiteStore", "StoreSupport", "ProviderKit", "ProviderTesting", "Domain", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The store contract, run against both stores (SQLite always, PostgreSQL with AGGREGATE_TEST_POSTGRES_URL).
         .testTarget(name: "PostgresStoreTests", dependencies: [
-            "PostgresStore", "Persistence", "ProviderKit", "ProviderTesting", "Domain",
+            "PostgresStore", "SQLiteStore", "StoreSupport", "ProviderKit", "ProviderTesting", "Domain",
         ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
