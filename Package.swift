@@ -42,8 +42,11 @@ let package = Package(
     ],
     targets: [
         // MARK: - Domain
-        // Entities, source-agnostic repository protocols, use cases, the error taxonomy. Foundation only.
-        .target(name: "Domain"),
+        // The JSON library the output contract and the entities are written in: JSONValue, JSONObject, a byte parser
+        // and a byte writer. Foundation only; Domain re-exports it, so `import Domain` brings it.
+        .target(name: "JSON"),
+        // Entities, source-agnostic repository protocols, use cases, the error taxonomy. Foundation and JSON only.
+        .target(name: "Domain", dependencies: ["JSON"]),
 
         // MARK: - Infrastructure
         // What every provider target shares: the Provider protocol, options decoding with JSON paths.
