@@ -42,13 +42,16 @@ let package = Package(
     ],
     targets: [
         // MARK: - Domain
-        // Entities, source-agnostic repository protocols, use cases, the error taxonomy. Foundation only.
-        .target(name: "Domain"),
+        // The JSON library the output contract and the entities are written in: JSONValue, JSONObject, a byte parser
+        // and a byte writer. Foundation only; Domain re-exports it, so `import Domain` brings it.
+        .target(name: "JSON"),
+        // Entities, source-agnostic repository protocols, use cases, the error taxonomy. Foundation and JSON only.
+        .target(name: "Domain", dependencies: ["JSON"]),
 
         // MARK: - Infrastructure
         // What every provider target shares: the Provider protocol, options decoding with JSON paths.
         .target(name: "ProviderKit", dependencies: [
-            "Domain",
+            "Domain", "StoreSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The HTTP interface every HTTP provider shares: `HTTPFetching`, requests and responses, status →
@@ -84,16 +87,19 @@ let package = Package(
             .linkedLibrary("xml2", .when(platforms: [.macOS])),
         ]),
 
-        // The persistent store: one SQLite database (GRDB) behind the Domain/ProviderKit store protocols: HTTP
+        // What both stores implement and share, neither depending on the other: the response cache's store
+        // protocols (ProviderKit keeps their names), `StoreMaintaining`, and `StoreCoding` (the bytes both write).
+        .target(name: "StoreSupport", dependencies: ["Domain"]),
+        // The persistent store: one SQLite database (GRDB) behind the Domain/StoreSupport store protocols: HTTP
         // response cache, last good copy of each source, item history, recent queries.
-        .target(name: "Persistence", dependencies: [
-            "Domain", "ProviderKit", "CSQLiteConnection",
+        .target(name: "SQLiteStore", dependencies: [
+            "Domain", "StoreSupport", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The shared store: the same protocols on PostgreSQL (PostgresNIO), for many processes and machines on one
         // manifest: fetch leases on the response cache, announce-once history, the sinks' outbox.
         .target(name: "PostgresStore", dependencies: [
-            "Domain", "ProviderKit", "Persistence",
+            "Domain", "StoreSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -102,9 +108,16 @@ let package = Package(
         ]),
         // C wrappers for the SQLite connection settings Swift cannot call (`sqlite3_db_config` is variadic).
         .target(name: "CSQLiteConnection", linkerSettings: [.linkedLibrary("sqlite3")]),
-        // posix_spawn for the exec provider's programs: default signal mask and actions, a process group of
+        // posix_spawn for the programs Processes runs: default signal mask and actions, a process group of
         // their own, only stdin/stdout/stderr inherited (`_np` file actions Swift cannot call portably).
         .target(name: "CProcessSpawn"),
+        // Running a program and seeing it gone: spawn, feed stdin, drain stdout and stderr, stop on timeout or
+        // cancellation (SIGTERM, then SIGKILL, its whole process group). The exec provider's sources, the exec
+        // sink and credential helpers (App) run their programs through it.
+        .target(name: "Processes", dependencies: [
+            "Domain", "CProcessSpawn",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // `--jq` on the system's libjq (libjq-dev), as the SQLite store links the system's SQLite: the jq
         // language is the library's; a missing header stops the build naming the package to install.
         // On Linux libjq is loaded by the first filter compiled (jq_on_demand.c), not by every start.
@@ -123,7 +136,7 @@ let package = Package(
         // MARK: - Providers (one Data target each; Domain + infrastructure only)
         .target(name: "FilesProvider", dependencies: ["Domain", "ProviderKit"]),
         .target(name: "ExecProvider", dependencies: [
-            "Domain", "ProviderKit", "CProcessSpawn",
+            "Domain", "ProviderKit", "Processes",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "OpenWeatherProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
@@ -143,10 +156,10 @@ let package = Package(
         .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
 
         // MARK: - Sinks
-        // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (the exec
-        // provider's process handling). Domain's `DeliverToSinkUseCase` drives them; App builds them.
+        // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (Processes, as
+        // the exec provider runs its programs). Domain's `DeliverToSinkUseCase` drives them; App builds them.
         .target(name: "Sinks", dependencies: [
-            "Domain", "HTTPClient", "ExecProvider", "Templating", "CCurl",
+            "Domain", "HTTPClient", "Processes", "Templating", "CCurl",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -157,7 +170,7 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
-            "FeedParsing", "Persistence", "PostgresStore", "Sinks", "JQ",
+            "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Processes",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -234,12 +247,13 @@ let package = Package(
             "FilesProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "CSV", package: "CSV.swift"),
         ], resources: [.copy("Fixtures")]),
+        // Processes' tests too (ChildProcessTests, ProgramLifecycleTests): they share this target's script helpers.
         .testTarget(name: "ExecProviderTests", dependencies: [
-            "ExecProvider", "ProviderTesting", "ProviderKit", "Domain",
+            "ExecProvider", "Processes", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "HTTPClientTests", dependencies: [
-            "HTTPClient", "HTTPClientLive", "CCurl", "ProviderTesting", "Domain", "ProviderKit", "Persistence",
+            "HTTPClient", "HTTPClientLive", "CCurl", "ProviderTesting", "Domain", "ProviderKit", "SQLiteStore",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: [
@@ -263,14 +277,14 @@ let package = Package(
             "HTMLProvider", "FeedParsing", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppTests",
-                    dependencies: ["App", "ProviderKit", "Domain", "Persistence", "ProviderTesting", "HTTPClient"],
+                    dependencies: ["App", "ProviderKit", "Domain", "SQLiteStore", "StoreSupport", "ProviderTesting", "HTTPClient"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "PersistenceTests", dependencies: [
-            "Persistence", "ProviderKit", "ProviderTesting", "Domain", .product(name: "GRDB", package: "GRDB.swift"),
+        .testTarget(name: "SQLiteStoreTests", dependencies: [
+            "SQLiteStore", "StoreSupport", "ProviderKit", "ProviderTesting", "Domain", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // The store contract, run against both stores (SQLite always, PostgreSQL with AGGREGATE_TEST_POSTGRES_URL).
         .testTarget(name: "PostgresStoreTests", dependencies: [
-            "PostgresStore", "Persistence", "ProviderKit", "ProviderTesting", "Domain",
+            "PostgresStore", "SQLiteStore", "StoreSupport", "ProviderKit", "ProviderTesting", "Domain",
         ]),
         .testTarget(name: "TMDBProviderTests", dependencies: [
             "TMDBProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",

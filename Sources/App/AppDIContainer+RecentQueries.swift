@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import ProviderKit
+import SQLiteStore
 
 // MARK: - Recent queries
 

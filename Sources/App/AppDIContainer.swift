@@ -3,8 +3,8 @@ import Foundation
 import HTTPClient
 import HTTPClientLive
 import Logging
-import Persistence
 import ProviderKit
+import SQLiteStore
 
 /// The composition root: builds the run's sources from the manifest through the registered providers.
 ///

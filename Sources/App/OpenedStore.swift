@@ -1,8 +1,8 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresStore
 import ProviderKit
+import SQLiteStore
 
 /// The store a process uses, whichever database is behind it: the SQLite file in the data directory (the
 /// default, for one machine) or a PostgreSQL database shared by many processes and machines. Everything that

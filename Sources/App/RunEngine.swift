@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import ProviderKit
+import SQLiteStore
 import Synchronization
 
 /// What one run is asked to do: the command line's choices, whatever front end made them.

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import ProviderKit
+import SQLiteStore
 import Synchronization
 
 /// What the persistent store adds to one run.

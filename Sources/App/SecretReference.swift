@@ -1,6 +1,6 @@
 import Domain
-import ExecProvider
 import Foundation
+import Processes
 import ProviderKit
 import Synchronization
 

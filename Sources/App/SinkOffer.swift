@@ -1,6 +1,6 @@
 import Domain
 import Foundation
-import Persistence
+import SQLiteStore
 import Synchronization
 
 /// The sinks' part of one run: gathers the items of the sources some sink takes (before `--new`: each sink

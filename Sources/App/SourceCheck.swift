@@ -1,7 +1,7 @@
 import Dispatch
 import Domain
-import ExecProvider
 import Foundation
+import Processes
 import ProviderKit
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresStore
+import SQLiteStore
 import Synchronization
 
 /// The container's store: opened once, by the first run or command that needs it, and shared by every

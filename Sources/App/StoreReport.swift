@@ -1,5 +1,6 @@
 import Foundation
-import Persistence
+import SQLiteStore
+import StoreSupport
 
 /// What `aggregate cache stats|clear` and `aggregate history clear` print.
 public enum StoreReport {

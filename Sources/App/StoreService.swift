@@ -1,8 +1,9 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresStore
 import ProviderKit
+import SQLiteStore
+import StoreSupport
 
 /// `aggregate cache` and `aggregate history`: the store's statistics and clearing, behind the composition
 /// root so the executable names no persistence type.
@@ -42,7 +43,7 @@ public struct StoreService: Sendable {
             let (database, warnings) = AppDatabase.openRecovering(at: url)
             let service = database.map {
                 StoreService(
-                    maintenance: StoreMaintenance(database: $0), outbox: SQLiteSinkOutboxRepository(database: $0),
+                    maintenance: SQLiteStoreMaintenance(database: $0), outbox: SQLiteSinkOutboxRepository(database: $0),
                     location: directory.url.path)
             }
             return (service, warnings, directory.url.path)

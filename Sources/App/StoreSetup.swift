@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresStore
+import SQLiteStore
 
 /// `aggregate store info|migrate`: which store this environment and manifest point at, opened (which creates
 /// or upgrades its schema) and described, without running anything. Nothing printed holds a password.

@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Processes
 import ProviderKit
 
 /// `"provider": "exec"`: any program, in any language, that writes JSON lines to stdout becomes a source.
@@ -70,3 +71,6 @@ public struct ExecProvider: Provider {
         return StreamRecordsUseCase(repository: repository)
     }
 }
+
+/// `"input": "stdin" | "file"` in the manifest.
+extension ExecCommand.Input: OptionEnum {}

@@ -1,7 +1,7 @@
-import Dispatch
 import Domain
 import Foundation
 import Logging
+import Processes
 
 /// Records from one run of an external program (see `ExecProvider` for the protocol it speaks).
 public struct ExecRecordRepository {
@@ -32,18 +32,9 @@ extension ExecRecordRepository: RecordStreamRepository {
         onWarning: @escaping @Sendable (String) -> Void,
         completion: @escaping @Sendable (SourceError?) -> Void
     ) {
-        let environment = command.childEnvironment(parent: parentEnvironment)
-        let executable: URL
-        switch command.resolveExecutable(environment: environment) {
-        case .success(let url): executable = url
-        case .failure(let error):
-            DispatchQueue.global().async { completion(error) }
-            return
-        }
-        let run = ProgramRun(
-            command: command, executable: executable, environment: environment, logger: logger,
-            gracePeriod: gracePeriod,
+        ProgramRun.run(
+            command, parser: ProgramOutputParser(), logger: logger, gracePeriod: gracePeriod,
+            parentEnvironment: parentEnvironment, cancellation: cancellation, lingering: lingering,
             events: ProgramRun.Events(onRecords: onRecords, onWarning: onWarning, completion: completion))
-        run.start(cancellation: cancellation, lingering: lingering)
     }
 }

@@ -1,11 +1,12 @@
 import Domain
 import Foundation
+import Processes
 
 /// Turns a program's stdout lines into records, remembering Singer schemas and tallying what it skipped.
 ///
 /// A bad line does not stop the parse: the lines around it still become records, and `parseError`
 /// reports the first bad line's number at the end.
-struct ProgramOutputParser: Sendable {
+struct ProgramOutputParser: ProgramOutputParsing {
     private var keyProperties: [String: [String]] = [:]
     private var unknownTypes: [(type: String, count: Int, firstLine: Int)] = []
     private var firstInvalid: (line: Int, reason: String)?
@@ -58,5 +59,10 @@ struct ProgramOutputParser: Sendable {
         guard let firstInvalid else { return nil }
         let others = invalidLineCount > 1 ? " (\(invalidLineCount) invalid lines in all)" : ""
         return SourceError(.parse, "stdout line \(firstInvalid.line): \(firstInvalid.reason)\(others); \(recordCount) valid records kept")
+    }
+
+    /// Singer STATE messages are read and ignored: said once, in the log.
+    var logSummary: String? {
+        stateCount > 0 ? "ignored \(stateCount) Singer STATE message(s)" : nil
     }
 }

@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import Logging
 import PostgresNIO
-import ProviderKit
+import StoreSupport
 import Synchronization
 
 /// A session advisory lock held on a connection of its own: released when `release()` closes the connection,

@@ -1,12 +1,12 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresNIO
+import StoreSupport
 
 /// The search queries one movies source ran successfully (`movies_query`), most recent first, with the
 /// SQLite store's rules (trimmed, one per spelling ignoring case, at most `maxStored`).
 public struct PostgresMoviesQueriesRepository: Sendable {
-    public static let maxStored = SQLiteMoviesQueriesRepository.maxStored
+    public static let maxStored = StoreCoding.maxStoredQueries
 
     private let database: PostgresStoreDatabase
     private let source: SourceIdentity

@@ -1,8 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresNIO
-import ProviderKit
+import StoreSupport
 
 /// The HTTP response cache in the shared store's `http_response` table, with fetch leases: a process about to
 /// ask a service for a response takes a session advisory lock on its key, so the others wait for that one

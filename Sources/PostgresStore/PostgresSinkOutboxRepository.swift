@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresNIO
+import StoreSupport
 import Synchronization
 
 /// The sinks' outbox in the shared store: `sink_seen` and `sink_delivery`, as in SQLite.

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresNIO
+import StoreSupport
 
 /// The last good copy of each source's items, in the shared store's `source_snapshot` table (items as JSON,
 /// the bytes SQLite keeps).

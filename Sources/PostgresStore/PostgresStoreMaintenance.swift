@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresNIO
+import StoreSupport
 
 /// `aggregate cache stats|clear` and `aggregate history clear` on the shared store: what SQLite's
 /// `StoreMaintenance` does, for every process sharing it at once.

@@ -1,54 +1,13 @@
-import Domain
-import Foundation
+import StoreSupport
 
-/// Where HTTP responses are kept between runs. The HTTP layer talks to this and never to SQLite.
-///
-/// Keys are made by the HTTP layer (`ResponseCacheKey`) and never contain a secret; a stored response holds
-/// no request data at all (no URL, no request headers), only what the server answered.
-public protocol ResponseCacheStore: Sendable {
-    func response(forKey key: String) throws(SourceError) -> StoredResponse?
-    /// Inserts or replaces the entry for `key`, owned by `sourceID` (for `cache stats|clear --source`).
-    func store(_ response: StoredResponse, forKey key: String, sourceID: String) throws(SourceError)
-    /// A 304 confirmed the stored body: only the freshness changes.
-    func refresh(key: String, storedAt: Date, expiresAt: Date) throws(SourceError)
-    func removeResponse(forKey key: String) throws(SourceError)
-}
+// The response cache's store protocols live in StoreSupport, which both stores implement without depending on
+// ProviderKit. These names keep them where provider packages have found them since 0.9.0.
 
-/// A server's answer as the cache keeps it.
-public struct StoredResponse: Sendable, Hashable {
-    /// One response header field.
-    public struct Header: Sendable, Hashable, Codable {
-        public var name: String
-        public var value: String
-
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
-
-    public var status: Int
-    /// The response's headers, minus any that set or carry credentials (`Set-Cookie`).
-    public var headers: [Header]
-    public var body: Data
-    /// When the body was received or last confirmed by a 304.
-    public var storedAt: Date
-    /// Until when it may be used without asking the server (the source's TTL, or the server's stricter
-    /// `max-age`).
-    public var expiresAt: Date
-
-    public init(status: Int, headers: [Header], body: Data, storedAt: Date, expiresAt: Date) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.storedAt = storedAt
-        self.expiresAt = expiresAt
-    }
-
-    /// The first value of header `name` (case-insensitive).
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    public func isFresh(at date: Date) -> Bool { date < expiresAt }
-}
+/// Where HTTP responses are kept between runs (StoreSupport's `ResponseCacheStore`).
+public typealias ResponseCacheStore = StoreSupport.ResponseCacheStore
+/// A server's answer as the cache keeps it (StoreSupport's `StoredResponse`).
+public typealias StoredResponse = StoreSupport.StoredResponse
+/// The right to make one request for everybody sharing a store (StoreSupport's `ResponseFetchLease`).
+public typealias ResponseFetchLease = StoreSupport.ResponseFetchLease
+/// What a store shared by several processes adds to the response cache (StoreSupport's `SharedResponseCacheStore`).
+public typealias SharedResponseCacheStore = StoreSupport.SharedResponseCacheStore

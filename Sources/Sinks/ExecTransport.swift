@@ -1,7 +1,7 @@
 import Domain
-import ExecProvider
 import Foundation
 import Logging
+import Processes
 
 /// `"type": "exec"`: each delivery runs the program once with the batch as NDJSON on stdin (one item per
 /// line, the `-f ndjson` shape). Exit 0 means delivered; anything else (a non-zero exit, a signal, the
@@ -37,15 +37,15 @@ public struct ExecTransport: SinkTransport {
             environment: environment.merging(["AGGREGATE_SINK": sink, "AGGREGATE_DELIVERY_ID": delivery.id]) { $1 },
             baseDirectory: baseDirectory)
         command.payload = delivery.itemLines
-        command.readsRecords = false
         // The attempt's own token: the sink's timeout, and the pass's stop passed on.
         let attempt = CancellationToken(deadline: .now() + timeoutSeconds)
         let registration = cancellation.onCancel { attempt.cancel() }
         let lingering = LingeringWork()
-        ExecRecordRepository(command: command, logger: logger).streamRecords(
-            cancellation: attempt, lingering: lingering, onRecords: { _ in },
-            onWarning: { [logger] warning in logger.warning("\(warning)") },
-            completion: { error in
+        // No parser: the program's stdout is logged, like its stderr.
+        ProgramRun.run(
+            command, parser: nil, logger: logger, gracePeriod: 2, parentEnvironment: ProcessInfo.processInfo.environment,
+            cancellation: attempt, lingering: lingering,
+            events: ProgramRun.Events(onRecords: { _ in }, onWarning: { [logger] warning in logger.warning("\(warning)") }) { error in
                 // Reported once the program and its process group are gone.
                 lingering.notify(queue: .global()) {
                     cancellation.removeHandler(registration)

@@ -1,7 +1,7 @@
 @testable import App
 import Domain
 import Foundation
-import Persistence
+import SQLiteStore
 import ProviderKit
 import Testing
 

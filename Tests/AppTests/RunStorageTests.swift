@@ -1,8 +1,9 @@
 @testable import App
 import Domain
 import Foundation
+import StoreSupport
 import HTTPClient
-import Persistence
+import SQLiteStore
 import ProviderTesting
 import ProviderKit
 import Synchronization

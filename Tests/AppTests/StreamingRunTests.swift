@@ -2,7 +2,7 @@
 import Dispatch
 import Domain
 import Foundation
-import Persistence
+import SQLiteStore
 import ProviderKit
 import ProviderTesting
 import Synchronization

@@ -1,4 +1,4 @@
-@testable import ExecProvider
+@testable import Processes
 import Dispatch
 import Foundation
 import ProviderTesting

@@ -1,6 +1,7 @@
 import Domain
 import ExecProvider
 import Foundation
+import Processes
 import ProviderKit
 import Testing
 

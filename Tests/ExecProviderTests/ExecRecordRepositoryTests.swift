@@ -1,6 +1,7 @@
 import Domain
 import ExecProvider
 import Foundation
+import Processes
 import ProviderTesting
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import ExecProvider
 import Foundation
+import Processes
 import ProviderTesting
 import Logging
 import ProviderKit

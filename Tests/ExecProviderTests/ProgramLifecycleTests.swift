@@ -1,4 +1,4 @@
-@testable import ExecProvider
+@testable import Processes
 import Testing
 #if canImport(Glibc)
 import Glibc

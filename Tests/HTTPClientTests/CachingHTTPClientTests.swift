@@ -1,9 +1,9 @@
 import Domain
 import Foundation
 import HTTPClient
-import Persistence
 import ProviderKit
 import ProviderTesting
+import SQLiteStore
 import Synchronization
 import Testing
 

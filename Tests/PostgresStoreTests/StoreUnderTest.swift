@@ -1,9 +1,9 @@
 import Domain
 import Foundation
-import Persistence
 import PostgresStore
 import ProviderKit
 import ProviderTesting
+import SQLiteStore
 import Testing
 
 /// Which store a contract test runs against.

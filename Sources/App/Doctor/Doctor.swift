@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import ProviderKit
+import SQLiteStore
 
 /// One line of `aggregate doctor`: what was checked, how it went, and what to do when it failed.
 public struct DoctorCheck: Sendable, Hashable {

@@ -1,8 +1,8 @@
 import Domain
-import ExecProvider
 import Foundation
 import HTTPClient
 import HTTPClientLive
+import Processes
 import ProviderKit
 
 /// `aggregate doctor`'s lines about one source (see `Doctor`).

@@ -1,13 +1,14 @@
 import Domain
 import Foundation
 import GRDB
+import StoreSupport
 
 /// The search queries one movies source ran successfully (`movies_query`), most recent first.
 ///
 /// Queries are trimmed; two that differ only in letter case or surrounding spaces are one query (the latest
 /// spelling is kept). At most `maxStored` are kept per source.
 public struct SQLiteMoviesQueriesRepository: Sendable {
-    public static let maxStored = 20
+    public static let maxStored = StoreCoding.maxStoredQueries
 
     private let database: AppDatabase
     private let source: SourceIdentity

@@ -14,7 +14,7 @@
 public struct JSONWriter: Sendable {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []
-    let pretty: Bool
+    package let pretty: Bool
     /// Per open container: whether it has an element yet.
     private var open: [Bool] = []
     /// A key was just written: its value follows without a separator.
@@ -62,7 +62,7 @@ public struct JSONWriter: Sendable {
 
     /// What goes before a value or a key: nothing after a key or at the top, else a comma after an
     /// earlier element, and in pretty mode a new line.
-    mutating func separate() {
+    package mutating func separate() {
         if afterKey {
             afterKey = false
             return
@@ -141,12 +141,12 @@ public struct JSONWriter: Sendable {
     // MARK: - Writing
 
     /// How many containers are open around what is written next.
-    var depth: Int { open.count }
+    package var depth: Int { open.count }
 
     /// Runs `body` with a stage holding the writer's bytes, then takes them back with what it wrote.
     ///
     /// The stage's buffer is a temporary allocation on the stack (`JSONByteStage.capacity`).
-    mutating func staged(_ body: (inout JSONByteStage) -> Void) {
+    package mutating func staged(_ body: (inout JSONByteStage) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONByteStage.capacity) { storage in
             // Swapped, not copied: the stage's appends find the bytes uniquely referenced.
             var stage = JSONByteStage(buffer: storage)
@@ -157,7 +157,7 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    static func writeCompact(_ value: JSONValue, to stage: inout JSONByteStage) {
+    package static func writeCompact(_ value: JSONValue, to stage: inout JSONByteStage) {
         switch value {
         case .null: stage.put("null")
         case .bool(let value): stage.put(value ? "true" : "false")
@@ -185,7 +185,7 @@ public struct JSONWriter: Sendable {
 
     /// `value` indented as the container calls indent (`depth` containers are open around it): elements and
     /// members on lines of their own, empty containers as `[]` and `{}`. Whole, through one stage.
-    static func writePretty(_ value: JSONValue, depth: Int, to stage: inout JSONByteStage) {
+    package static func writePretty(_ value: JSONValue, depth: Int, to stage: inout JSONByteStage) {
         switch value {
         case .array(let values) where !values.isEmpty:
             stage.put(UInt8(ascii: "["))
@@ -212,7 +212,7 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    static func newline(depth: Int, to stage: inout JSONByteStage) {
+    package static func newline(depth: Int, to stage: inout JSONByteStage) {
         stage.put(UInt8(ascii: "\n"))
         for _ in 0..<depth { stage.put("  ") }
     }
@@ -239,7 +239,7 @@ public struct JSONWriter: Sendable {
         text.withUTF8 { stage.put($0) }
     }
 
-    static func writeString(_ value: String, to stage: inout JSONByteStage) {
+    package static func writeString(_ value: String, to stage: inout JSONByteStage) {
         var value = value
         value.withUTF8 { utf8 in
             stage.put(UInt8(ascii: "\""))

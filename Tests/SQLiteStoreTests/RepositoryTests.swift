@@ -1,8 +1,8 @@
 import Domain
 import Foundation
-import Persistence
-import ProviderTesting
 import ProviderKit
+import ProviderTesting
+import SQLiteStore
 import Testing
 
 @Suite("Last good copies, item history and maintenance")
@@ -75,7 +75,7 @@ struct RepositoryTests {
             try SQLiteSourceSnapshotRepository(database: database)
                 .saveLastGood(SourceSnapshot(source: .testing("a"), items: Self.items, savedAt: now))
             _ = try SQLiteSeenItemsRepository(database: database).recordSeen(by: .testing("c"), itemIDs: ["1", "2", "3"], at: now)
-            let maintenance = StoreMaintenance(database: database)
+            let maintenance = SQLiteStoreMaintenance(database: database)
             return (try maintenance.stats(now: now), try maintenance.stats(sourceID: "b", now: now),
                     try maintenance.clearCache(sourceID: "a"), try store.response(forKey: "k3") != nil,
                     try maintenance.clearHistory(), try maintenance.clearCache(), try maintenance.stats(now: now))

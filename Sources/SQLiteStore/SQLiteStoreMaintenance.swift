@@ -1,63 +1,10 @@
 import Domain
 import Foundation
 import GRDB
-
-/// What `aggregate cache stats|clear` and `aggregate history clear` do, whichever store is behind them.
-public protocol StoreMaintaining: Sendable {
-    /// Per source (sorted by id), or only `sourceID`'s.
-    func stats(sourceID: String?, now: Date) throws(SourceError) -> [StoreMaintenance.SourceStats]
-    /// Removes stored responses and last good copies (of every source, or only `sourceID`'s).
-    func clearCache(sourceID: String?) throws(SourceError) -> StoreMaintenance.Removed
-    /// Forgets which items were seen (every source, or only `sourceID`).
-    func clearHistory(sourceID: String?) throws(SourceError) -> StoreMaintenance.Removed
-}
+import StoreSupport
 
 /// What `aggregate cache stats|clear` and `aggregate history clear` do on the SQLite store.
-public struct StoreMaintenance: StoreMaintaining {
-    /// One source's share of the store.
-    public struct SourceStats: Sendable, Hashable {
-        public var sourceID: String
-        public var responses: Int
-        public var freshResponses: Int
-        public var bytes: Int
-        /// When the oldest stored response was received or last confirmed.
-        public var oldestResponse: Date?
-        public var newestResponse: Date?
-        /// Items in the last good copies (all variants).
-        public var snapshotItems: Int
-        public var snapshotSavedAt: Date?
-        /// Items in the `--new` history.
-        public var historyItems: Int
-
-        public init(
-            sourceID: String, responses: Int = 0, freshResponses: Int = 0, bytes: Int = 0, oldestResponse: Date? = nil,
-            newestResponse: Date? = nil, snapshotItems: Int = 0, snapshotSavedAt: Date? = nil, historyItems: Int = 0
-        ) {
-            self.sourceID = sourceID
-            self.responses = responses
-            self.freshResponses = freshResponses
-            self.bytes = bytes
-            self.oldestResponse = oldestResponse
-            self.newestResponse = newestResponse
-            self.snapshotItems = snapshotItems
-            self.snapshotSavedAt = snapshotSavedAt
-            self.historyItems = historyItems
-        }
-    }
-
-    /// What a clear removed.
-    public struct Removed: Sendable, Hashable {
-        public var responses = 0
-        public var snapshots = 0
-        public var historyItems = 0
-
-        public init(responses: Int = 0, snapshots: Int = 0, historyItems: Int = 0) {
-            self.responses = responses
-            self.snapshots = snapshots
-            self.historyItems = historyItems
-        }
-    }
-
+public struct SQLiteStoreMaintenance: StoreMaintaining {
     private let database: AppDatabase
 
     public init(database: AppDatabase) {
@@ -65,11 +12,11 @@ public struct StoreMaintenance: StoreMaintaining {
     }
 
     /// Per source (sorted by id), or only `sourceID`'s.
-    public func stats(sourceID: String? = nil, now: Date = Date()) throws(SourceError) -> [SourceStats] {
+    public func stats(sourceID: String? = nil, now: Date = Date()) throws(SourceError) -> [StoreMaintenance.SourceStats] {
         try database.read { db in
-            var stats: [String: SourceStats] = [:]
-            func entry(_ id: String) -> SourceStats {
-                stats[id] ?? SourceStats(sourceID: id)
+            var stats: [String: StoreMaintenance.SourceStats] = [:]
+            func entry(_ id: String) -> StoreMaintenance.SourceStats {
+                stats[id] ?? StoreMaintenance.SourceStats(sourceID: id)
             }
             let filter = sourceID == nil ? "" : " WHERE source_id = ?"
             let arguments: StatementArguments = sourceID.map { [$0] } ?? []
@@ -107,9 +54,9 @@ public struct StoreMaintenance: StoreMaintaining {
     }
 
     /// Removes stored responses and last good copies (of every source, or only `sourceID`'s).
-    public func clearCache(sourceID: String? = nil) throws(SourceError) -> Removed {
+    public func clearCache(sourceID: String? = nil) throws(SourceError) -> StoreMaintenance.Removed {
         try database.write { db in
-            var removed = Removed()
+            var removed = StoreMaintenance.Removed()
             let filter = sourceID == nil ? "" : " WHERE source_id = ?"
             let arguments: StatementArguments = sourceID.map { [$0] } ?? []
             try db.execute(sql: "DELETE FROM http_response\(filter)", arguments: arguments)
@@ -121,9 +68,9 @@ public struct StoreMaintenance: StoreMaintaining {
     }
 
     /// Forgets which items were seen (every source, or only `sourceID`): the next `--new` shows everything.
-    public func clearHistory(sourceID: String? = nil) throws(SourceError) -> Removed {
+    public func clearHistory(sourceID: String? = nil) throws(SourceError) -> StoreMaintenance.Removed {
         try database.write { db in
-            var removed = Removed()
+            var removed = StoreMaintenance.Removed()
             let filter = sourceID == nil ? "" : " WHERE source_id = ?"
             let keys = try Int64.fetchAll(db, sql: "SELECT key FROM history_source\(filter)", arguments: sourceID.map { [$0] } ?? [])
             removed.historyItems = try HistorySources.forget(keys: keys, in: db)

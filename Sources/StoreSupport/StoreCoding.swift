@@ -1,10 +1,12 @@
 import Domain
 import Foundation
-import ProviderKit
 
 /// What every store implementation writes the same way, so SQLite and PostgreSQL keep identical bytes: a last
 /// good copy's items, a response's headers, a sink's deliveries.
 public enum StoreCoding {
+    /// The recent queries kept per movies source, in either store.
+    public static let maxStoredQueries = 20
+
     /// A last good copy's items as stored (JSON).
     public static func encodeItems(_ items: [Item], of sourceID: String) throws(SourceError) -> Data {
         do {

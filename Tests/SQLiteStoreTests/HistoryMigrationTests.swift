@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import GRDB
-@testable import Persistence
+@testable import SQLiteStore
 import ProviderTesting
 import Testing
 
@@ -39,7 +39,7 @@ struct HistoryMigrationTests {
             try Self.makeV3Store(in: directory, rows: rows)
             let database = try directory.open()
             let history = SQLiteSeenItemsRepository(database: database)
-            let maintenance = StoreMaintenance(database: database)
+            let maintenance = SQLiteStoreMaintenance(database: database)
             let a = try history.recordSeen(by: .testing("a"), itemIDs: ["1", "2", "3"], at: Date())
             let aOther = try history.recordSeen(by: SourceIdentity(id: "a", fingerprint: "other-options"), itemIDs: ["9", "1"], at: Date())
             let b = try history.recordSeen(by: .testing("b"), itemIDs: ["x", "y"], at: Date())

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import StoreSupport
 
 /// The last good copy of each source's items, in the store's `source_snapshot` table (items as JSON).
 public struct SQLiteSourceSnapshotRepository: Sendable {

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import Persistence
 import ProviderTesting
+import SQLiteStore
 import Testing
 
 @Suite("The sinks' outbox in SQLite")

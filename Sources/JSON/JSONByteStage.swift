@@ -4,7 +4,7 @@
 /// An `Array.append(contentsOf:)` per piece (a uniqueness check, a capacity check and a generic copy, ~120
 /// instructions before the bytes) was a third of writing an NDJSON line of ~30 pieces; here a piece costs a bounds
 /// check and a copy. Lives only inside `JSONWriter.staged`, which owns the buffer and takes the bytes back.
-struct JSONByteStage {
+package struct JSONByteStage {
     /// The writer's bytes while the stage has them.
     var out: [UInt8] = []
     private let base: UnsafeMutablePointer<UInt8>
@@ -40,14 +40,14 @@ struct JSONByteStage {
     }
 
     @inline(__always)
-    mutating func put(_ byte: UInt8) {
+    package mutating func put(_ byte: UInt8) {
         makeRoom(1)
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    mutating func put(_ piece: UnsafeBufferPointer<UInt8>) {
+    package mutating func put(_ piece: UnsafeBufferPointer<UInt8>) {
         guard piece.count < Self.directRun else {
             flush()
             out.append(contentsOf: piece)
@@ -59,7 +59,7 @@ struct JSONByteStage {
     }
 
     @inline(__always)
-    mutating func put(_ literal: StaticString) {
+    package mutating func put(_ literal: StaticString) {
         literal.withUTF8Buffer { put($0) }
     }
 

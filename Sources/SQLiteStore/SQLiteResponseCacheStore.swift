@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 import GRDB
-import ProviderKit
+import StoreSupport
 
 /// The HTTP response cache in the store's `http_response` table.
 public struct SQLiteResponseCacheStore: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+import SQLiteStore
 import Testing
 
 @Suite("Data directory")

@@ -1,8 +1,8 @@
 import Domain
 import Foundation
-import Persistence
-import ProviderTesting
 import ProviderKit
+import ProviderTesting
+import SQLiteStore
 import Testing
 
 @Suite("The store's database file: creation, migrations, damage, concurrent writers")
@@ -116,7 +116,7 @@ struct AppDatabaseTests {
                 }
             }
         }
-        let stats = try await blocking { try StoreMaintenance(database: first).stats() }
+        let stats = try await blocking { try SQLiteStoreMaintenance(database: first).stats() }
         #expect(stats.map(\.historyItems) == [1000, 1000])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Persistence
 import ProviderTesting
+import SQLiteStore
 
 /// A new directory under the system's temporary directory, for one test's database files.
 struct TemporaryDirectory {

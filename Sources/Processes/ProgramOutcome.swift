@@ -5,8 +5,8 @@ import Foundation
 struct ProgramOutcome {
     var error: SourceError?
     var warnings: [String]
-    /// Singer STATE messages seen (and ignored).
-    var stateMessages: Int
+    /// The parser's line for the log (the Singer STATE messages it ignored).
+    var logSummary: String?
 
     /// - Parameters:
     ///   - program: the program's name as messages show it, quoted.
@@ -15,7 +15,7 @@ struct ProgramOutcome {
     ///   - leftoversStopped: the program exited normally leaving processes in its group, which were stopped.
     init(
         program: String, stopReason: ProgramLifecycle.StopReason?, termination: ChildProcess.Termination?,
-        stderrSummary: String?, parser: ProgramOutputParser, maxOutputBytes: Int, outputAbandonedAfter: Double?,
+        stderrSummary: String?, parser: (any ProgramOutputParsing)?, maxOutputBytes: Int, outputAbandonedAfter: Double?,
         leftoversStopped: Bool = false, timeoutText: String
     ) {
         let stderrText = stderrSummary.map { ": \($0)" } ?? ""
@@ -34,16 +34,16 @@ struct ProgramOutcome {
                 let detail = stderrText.isEmpty ? " (nothing on stderr)" : stderrText
                 error = SourceError(.io, "\(program) exited with status \(status)\(detail)")
             } else {
-                error = parser.parseError
+                error = parser?.parseError
             }
         }
-        warnings = parser.warnings
+        warnings = parser?.warnings ?? []
         if let seconds = outputAbandonedAfter {
             warnings.append("\(program) exited, but a process it left running kept its output open; "
                 + "stopped reading \(JSONValue.double(seconds).displayText) s after the exit, and stopped that process")
         } else if leftoversStopped {
             warnings.append("\(program) exited, but left processes running in its process group; they were stopped")
         }
-        stateMessages = parser.stateCount
+        logSummary = parser?.logSummary
     }
 }

@@ -1,11 +1,10 @@
 import Domain
 import Foundation
-import ProviderKit
 
 /// One validated invocation of an external program: what runs, where, with what environment and input.
 public struct ExecCommand: Sendable, Hashable {
     /// How the input JSON reaches the program.
-    public enum Input: String, Sendable, CaseIterable, OptionEnum {
+    public enum Input: String, Sendable, CaseIterable {
         /// One line of JSON on stdin, then end of file.
         case stdin
         /// A temporary file (mode 0600, removed after the run) whose path is the last argument; stdin is empty.
@@ -33,9 +32,6 @@ public struct ExecCommand: Sendable, Hashable {
     public var baseDirectory: URL
     /// What the program reads instead of `{"source", "options"}` (an exec sink's NDJSON batch); nil: that.
     public var payload: Data?
-    /// Whether stdout carries records (a source). False for a program that only takes input (a sink): its
-    /// stdout lines are logged like stderr's, at info level.
-    public var readsRecords = true
 
     public init(
         sourceID: String, argv: [String], environment: [String: String] = [:], config: JSONValue = [:],

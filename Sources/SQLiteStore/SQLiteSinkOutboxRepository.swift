@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import GRDB
+import StoreSupport
 
 /// The sinks' outbox in the SQLite store: `sink_seen` (what each sink has seen) and `sink_delivery` (items as
 /// NDJSON, kept until delivered).

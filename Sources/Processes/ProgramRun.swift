@@ -21,17 +21,27 @@ import Darwin
 ///
 /// Every stop is awaited before the run's `LingeringWork` ends: SIGTERM to the process group, SIGKILL after
 /// `gracePeriod`, then until the group is gone (at most another `gracePeriod`).
-final class ProgramRun: Sendable {
+public final class ProgramRun: Sendable {
     /// Where the run reports; see `RecordStreamRepository`.
-    struct Events: Sendable {
+    public struct Events: Sendable {
         var onRecords: @Sendable ([Record]) -> Void
         var onWarning: @Sendable (String) -> Void
         var completion: @Sendable (SourceError?) -> Void
+
+        public init(
+            onRecords: @escaping @Sendable ([Record]) -> Void, onWarning: @escaping @Sendable (String) -> Void,
+            completion: @escaping @Sendable (SourceError?) -> Void
+        ) {
+            self.onRecords = onRecords
+            self.onWarning = onWarning
+            self.completion = completion
+        }
     }
 
     struct State {
         var lifecycle = ProgramLifecycle()
-        var parser = ProgramOutputParser()
+        /// Nil for a program that writes no records.
+        var parser: (any ProgramOutputParsing)?
         var stderr: StderrTail
         /// A program that writes no records: its stdout, logged line by line.
         var stdoutLog: StderrTail
@@ -56,24 +66,53 @@ final class ProgramRun: Sendable {
     /// Wakes a start waiting to retry after ETXTBSY when the run is stopped.
     let retryWake = DispatchSemaphore(value: 0)
     private let inputFile: URL?
+    /// Whether stdout carries records (a parser was given); else its lines are logged like stderr's, at info level.
+    private let readsRecords: Bool
 
     /// A process whose stdin and stdout go elsewhere would die of SIGPIPE when it stops reading; so would we
     /// when a program exits without reading its input. Ignored once, process-wide: write errors are handled.
     /// (Programs start with every signal at its default action: `ChildProcess`.)
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    init(command: ExecCommand, executable: URL, environment: [String: String], logger: Logger,
-         gracePeriod: Double, events: Events) {
+    init(command: ExecCommand, executable: URL, environment: [String: String], parser: (any ProgramOutputParsing)?,
+         logger: Logger, gracePeriod: Double, events: Events) {
         self.command = command
         self.executable = executable
         self.environment = environment
         self.logger = logger
         self.gracePeriod = gracePeriod
         self.events = events
-        self.state = Mutex(State(stderr: StderrTail(secrets: command.secrets), stdoutLog: StderrTail(secrets: command.secrets)))
+        self.readsRecords = parser != nil
+        self.state = Mutex(State(
+            parser: parser, stderr: StderrTail(secrets: command.secrets), stdoutLog: StderrTail(secrets: command.secrets)))
         self.inputFile = command.input == .file
             ? FileManager.default.temporaryDirectory.appendingPathComponent("aggregate-exec-\(UUID().uuidString).json")
             : nil
+    }
+
+    /// Runs `command` and returns at once: its environment is `parentEnvironment`'s inherited variables plus its own,
+    /// its program is found (or the failure reported to `events` on another thread), then it starts.
+    /// - Parameters:
+    ///   - parser: reads stdout's lines as records; nil for a program whose stdout is only logged (an exec sink's).
+    ///   - logger: receives every stderr line at info level (`--verbose`); never the input or `env` values.
+    ///   - gracePeriod: seconds between SIGTERM and SIGKILL when the program is stopped, and at most as long
+    ///     again for its process group to be gone after SIGKILL.
+    public static func run(
+        _ command: ExecCommand, parser: (any ProgramOutputParsing)?, logger: Logger, gracePeriod: Double,
+        parentEnvironment: [String: String], cancellation: CancellationToken, lingering: LingeringWork, events: Events
+    ) {
+        let environment = command.childEnvironment(parent: parentEnvironment)
+        let executable: URL
+        switch command.resolveExecutable(environment: environment) {
+        case .success(let url): executable = url
+        case .failure(let error):
+            DispatchQueue.global().async { events.completion(error) }
+            return
+        }
+        let run = ProgramRun(
+            command: command, executable: executable, environment: environment, parser: parser, logger: logger,
+            gracePeriod: gracePeriod, events: events)
+        run.start(cancellation: cancellation, lingering: lingering)
     }
 
     /// Starts the run and returns at once; `cancellation` carries the deadline and stops the run early, and
@@ -207,7 +246,7 @@ final class ProgramRun: Sendable {
     }
 
     private func receiveStdout(_ chunk: Data) {
-        guard command.readsRecords else {
+        guard readsRecords else {
             let lines = state.withLock { $0.stdoutLog.append(chunk) }
             for line in lines { logger.info("stdout: \(line)") }
             return
@@ -222,7 +261,7 @@ final class ProgramRun: Sendable {
             var start = state.stdoutLine.startIndex
             while let newline = state.stdoutLine[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 state.lineNumber += 1
-                if let record = state.parser.consume(state.stdoutLine[start..<newline], number: state.lineNumber) {
+                if let record = state.parser?.consume(state.stdoutLine[start..<newline], number: state.lineNumber) {
                     records.append(record)
                 }
                 start = newline + 1
@@ -257,9 +296,9 @@ final class ProgramRun: Sendable {
             state.reader = nil
             let actions = state.lifecycle.completed(groupRemains: groupRemains)
             var lastRecord: Record?
-            if command.readsRecords, state.lifecycle.stopReason == nil, !state.stdoutLine.isEmpty {  // a last line without its newline
+            if readsRecords, state.lifecycle.stopReason == nil, !state.stdoutLine.isEmpty {  // a last line without its newline
                 state.lineNumber += 1
-                lastRecord = state.parser.consume(state.stdoutLine, number: state.lineNumber)
+                lastRecord = state.parser?.consume(state.stdoutLine, number: state.lineNumber)
             }
             let lastStderr = state.stderr.finish()
             return (lastRecord, lastStderr, self.outcome(of: state, timeoutText: timeoutText), state.startError, actions)
@@ -270,9 +309,7 @@ final class ProgramRun: Sendable {
         for line in lastStderr { logger.info("stderr: \(line)") }
         if let lastRecord { events.onRecords([lastRecord]) }
         for warning in outcome.warnings { events.onWarning(warning) }
-        if outcome.stateMessages > 0 {
-            logger.info("ignored \(outcome.stateMessages) Singer STATE message(s)")
-        }
+        if let summary = outcome.logSummary { logger.info("\(summary)") }
         events.completion(outcome.error)
     }
 
