@@ -40,6 +40,9 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
             let removed = stored.keys.filter { !wanted.contains($0) }.sorted()
             let changed = manifest.sources.filter { source in stored[source.id].map { $0 != source } ?? false }
             let differs = !(added.isEmpty && removed.isEmpty && changed.isEmpty)
+            try session.execute("""
+                UPDATE fleet_worker SET manifest_differs = \(!stored.isEmpty && differs && !adopt) WHERE worker_id = \(worker)
+                """)
             if !stored.isEmpty, differs, !adopt {
                 return .differs(onlyHere: added.map(\.id), onlyInFleet: removed, changed: changed.map(\.id))
             }
@@ -67,24 +70,31 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
             if !removed.isEmpty {
                 try session.execute("DELETE FROM fleet_source WHERE source_id = ANY(\(removed)::text[])")
             }
+            var generation = try Self.generation(session)
             if stored.isEmpty || differs {
-                try session.execute("""
+                generation = try session.rows("""
                     INSERT INTO fleet_manifest (singleton, registered_by, registered_at)
                     VALUES (true, \(worker), \(unescaped: Self.now))
-                    ON CONFLICT (singleton) DO UPDATE
-                        SET registered_by = excluded.registered_by, registered_at = excluded.registered_at
-                    """)
+                    ON CONFLICT (singleton) DO UPDATE SET generation = fleet_manifest.generation + 1,
+                        registered_by = excluded.registered_by, registered_at = excluded.registered_at
+                    RETURNING generation
+                    """).first?[0].decode(Int.self) ?? generation
             }
-            return .registered(added: added.count, removed: removed.count, changed: changed.count)
+            return .registered(added: added.count, removed: removed.count, changed: changed.count, generation: generation)
         }
     }
 
-    public func claim(worker: String, limit: Int, holdSeconds: Double) throws(SourceError) -> [FleetClaim] {
+    public func claim(
+        worker: String, limit: Int, holdSeconds: Double, generation: Int
+    ) throws(SourceError) -> (claims: [FleetClaim], generation: Int) {
         try database.withSession { session in
-            try session.rows("""
+            // The generation is read in the statement's own snapshot, which holds a manifest's new sources and
+            // its new generation together or neither.
+            let claims = try session.rows("""
                 WITH due AS (
                     SELECT source_id FROM fleet_source
                     WHERE due_at <= \(unescaped: Self.now) AND \(unescaped: Self.free)
+                        AND (SELECT generation FROM fleet_manifest) = \(generation)
                     ORDER BY due_at LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED)
                 UPDATE fleet_source f SET claimed_by = \(worker), claim_until = \(unescaped: Self.now) + \(holdSeconds)
@@ -95,17 +105,24 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
                 FleetClaim(id: try row[0].decode(String.self), failures: try row[1].decode(Int.self),
                            lagSeconds: max(0, try row[2].decode(Double.self)))
             }
+            return (claims, claims.isEmpty ? try Self.generation(session) : generation)
         }
     }
 
     @discardableResult
-    public func renew(worker: String, holdSeconds: Double) throws(SourceError) -> Int {
+    public func renew(worker: String, holdSeconds: Double) throws(SourceError) -> (held: Int, generation: Int) {
         try database.withSession { session in
             try session.execute("UPDATE fleet_worker SET seen_at = \(unescaped: Self.now) WHERE worker_id = \(worker)")
-            return try session.execute("""
+            let held = try session.execute("""
                 UPDATE fleet_source SET claim_until = \(unescaped: Self.now) + \(holdSeconds) WHERE claimed_by = \(worker)
                 """)
+            return (held, try Self.generation(session))
         }
+    }
+
+    /// The fleet's manifest's generation (0 before any).
+    private static func generation(_ session: PostgresSession) throws -> Int {
+        try session.rows("SELECT generation FROM fleet_manifest").first?[0].decode(Int.self) ?? 0
     }
 
     public func complete(worker: String, results: [FleetRunResult]) throws(SourceError) {
@@ -144,15 +161,15 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
                     id: try row[0].decode(String.self), since: Date(timeIntervalSince1970: try row[1].decode(Double.self)))
             }
             let workers = try session.rows("""
-                SELECT w.worker_id, w.seen_at, count(f.source_id)
+                SELECT w.worker_id, w.seen_at, count(f.source_id), w.manifest_differs
                 FROM fleet_worker w
                 LEFT JOIN fleet_source f ON f.claimed_by = w.worker_id AND f.claim_until >= \(unescaped: Self.now)
                 WHERE w.seen_at >= \(unescaped: Self.now) - \(recentSeconds)
-                GROUP BY w.worker_id, w.seen_at ORDER BY w.seen_at DESC, w.worker_id
+                GROUP BY w.worker_id, w.seen_at, w.manifest_differs ORDER BY w.seen_at DESC, w.worker_id
                 """).map { row in
                 FleetStatus.Worker(
                     id: try row[0].decode(String.self), lastSeen: Date(timeIntervalSince1970: try row[1].decode(Double.self)),
-                    holding: try row[2].decode(Int.self))
+                    holding: try row[2].decode(Int.self), manifestDiffers: try row[3].decode(Bool.self))
             }
             return FleetStatus(
                 sources: try counts?[0].decode(Int.self) ?? 0, due: try counts?[1].decode(Int.self) ?? 0,

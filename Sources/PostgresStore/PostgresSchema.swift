@@ -105,6 +105,7 @@ enum PostgresSchema {
             """
             CREATE TABLE fleet_manifest (
                 singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                generation bigint NOT NULL DEFAULT 1,
                 registered_by text NOT NULL,
                 registered_at double precision NOT NULL
             )
@@ -113,7 +114,8 @@ enum PostgresSchema {
             CREATE TABLE fleet_worker (
                 worker_id text PRIMARY KEY,
                 started_at double precision NOT NULL,
-                seen_at double precision NOT NULL
+                seen_at double precision NOT NULL,
+                manifest_differs boolean NOT NULL DEFAULT false
             )
             """,
         ]),

@@ -190,4 +190,46 @@ struct FleetEndToEndTests {
         let union = Self.items(stopped) + Self.items(other)
         #expect(union.count == 8 && Set(union).count == 8, "each item of both sources printed once: \(union)")
     }
+
+    @Test("SIGHUP makes a worker's updated manifest the fleet's without restarts; a worker whose file did not change claims none of the new sources and says so")
+    func manifestChangedLive() async throws {
+        let server = try await FixtureServer.start()
+        server.fallback(try SharedStoreEndToEndTests.feed())
+        let fleet = try await Fleet(manifest: Self.manifest(sources: 2, server: server))
+        let stale = try Sandbox(manifest: Self.manifest(sources: 2, server: server))
+        let pids = Mutex<[pid_t]>([])
+        let arguments = ["worker", "-f", "ndjson", "--claim-seconds", "3"]
+        // The second worker (its own file, never updated), running until the first one's test is done.
+        let other = Task {
+            try await fleet.run(arguments, manifest: stale.manifestPath) { pid in pids.withLock { $0.append(pid) } }
+        }
+        let updated = try await fleet.run(arguments) { pid in
+            let ran = try await eventually(within: 60) {
+                pids.withLock { $0.count } == 1 && server.requests.count == 2
+            }
+            #expect(ran, "both sources ran once")
+            // A third source in the first worker's file, then SIGHUP: its manifest becomes the fleet's.
+            try Data(Self.manifest(sources: 3, server: server).utf8).write(to: URL(fileURLWithPath: fleet.sandbox.manifestPath))
+            kill(pid, SIGHUP)
+            let added = try await eventually(within: 60) { server.requests(path: "/feeds/s0002.xml").count == 1 }
+            #expect(added, "the new source ran")
+            let noticed = try await fleet.awaitStatus { status in
+                let workers = status["workers"] as? [[String: Any]] ?? []
+                return workers.contains { $0["manifestDiffers"] as? Bool == true }
+            }
+            #expect(noticed, "the worker with the old file is listed as differing")
+            for other in pids.withLock({ $0 }) { kill(other, SIGTERM) }
+            kill(pid, SIGTERM)
+        }
+        let stayed = try await other.value
+        await server.stop()
+
+        #expect(updated.status == 0, "stderr: \(updated.stderr)")
+        #expect(stayed.status == 0, "stderr: \(stayed.stderr)")
+        #expect(server.requests(path: "/feeds/s0002.xml").count == 1, "the new source ran once, by the worker that knows it")
+        #expect(!Self.items(stayed).contains { $0.hasPrefix("s0002/") })
+        #expect(stayed.stderr.contains("claims nothing until its own is the same"), "\(stayed.stderr)")
+        #expect(stayed.stderr.contains("only in the fleet's: s0002"))
+        #expect(!stayed.stderr.contains("could not run"), "it never claimed a source it does not know")
+    }
 }

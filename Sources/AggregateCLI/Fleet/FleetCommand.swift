@@ -86,6 +86,8 @@ struct FleetStatusCommand: ParsableCommand {
             writer.string(ISO8601.string(from: worker.lastSeen))
             writer.key("holding")
             writer.int(worker.holding)
+            writer.key("manifestDiffers")
+            writer.bool(worker.manifestDiffers)
             writer.endObject()
         }
         writer.endArray()
@@ -103,7 +105,8 @@ struct FleetStatusCommand: ParsableCommand {
         } else {
             text += "workers:\n"
             for worker in status.workers {
-                text += "  \(worker.id)  last seen \(ISO8601.string(from: worker.lastSeen))  holding \(worker.holding)\n"
+                text += "  \(worker.id)  last seen \(ISO8601.string(from: worker.lastSeen))  holding \(worker.holding)"
+                text += worker.manifestDiffers ? "  its manifest differs: claims nothing\n" : "\n"
             }
         }
         return text

@@ -4,6 +4,7 @@ import Domain
 import Foundation
 import Logging
 import Presentation
+import ProviderKit
 
 /// `aggregate worker`: one of any number of processes, on any number of machines, that share the sources of one
 /// manifest through a PostgreSQL store.
@@ -22,7 +23,10 @@ struct WorkerCommand: ParsableCommand {
 
             The first worker makes its manifest the fleet's. A worker started with another manifest names the \
             sources that differ and stops (exit 78); --adopt-manifest makes its manifest the fleet's instead \
-            (new sources are due at once, removed ones go). Restart the other workers with the new manifest.
+            (new sources are due at once, removed ones go). To change the fleet's manifest without restarting: \
+            update the file on every machine and send SIGHUP to one worker; it makes its manifest the fleet's, \
+            and the others read their files again within --claim-seconds/3. A worker whose file still differs \
+            claims nothing, and says so, until it matches.
 
             Ctrl-C or SIGTERM stops cleanly: the sources it is running are given back, due as they were.
 
@@ -84,10 +88,23 @@ struct WorkerCommand: ParsableCommand {
             writer = lines
         }
         let lines = WorkerStatusLines(verbose: verbose, quiet: quiet)
+        let manifestOptions = self.manifestOptions
+        // The manifest file again: when another worker made a new manifest the fleet's, and on SIGHUP.
+        let reload: @Sendable () -> AppDIContainer? = {
+            do throws(ManifestError) {
+                return try AppDIContainer.load(
+                    manifestAt: manifestOptions.manifestURL, registry: ActiveProviders.registry, logger: logger)
+            } catch {
+                Terminal.writeError("aggregate: \(manifestOptions.displayPath) is invalid; the worker keeps its manifest:\n"
+                    + error.problems.map { "  \($0)\n" }.joined())
+                return nil
+            }
+        }
         let worker = FleetWorker(
             container: container,
             options: FleetWorker.Options(
-                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output),
+                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output,
+                reload: reload),
             observer: lines)
         let started = Date()
         do throws(FleetError) {
@@ -100,6 +117,9 @@ struct WorkerCommand: ParsableCommand {
         }
         let interruption = Interruption()
         interruption.cancellation.onCancel { worker.stop() }
+        Reload.onHangUp {
+            if let container = reload() { worker.adopt(container) }
+        }
         let summary = worker.wait()  // the main thread's one blocking join; the worker runs on its own threads
         writer?.flush()
         stdout.flush()
@@ -120,7 +140,7 @@ final class WorkerStatusLines: FleetObserver {
     }
 
     func started(_ id: String, registration: FleetRegistration) {
-        guard verbose, case .registered(let added, let removed, let changed) = registration else { return }
+        guard verbose, case .registered(let added, let removed, let changed, _) = registration else { return }
         var line = "aggregate: worker \(id) started"
         if added + removed + changed > 0 {
             line += "; the fleet's manifest now: \(added) sources added, \(removed) removed, \(changed) changed"

@@ -70,11 +70,16 @@ public final class FleetWorker: Sendable {
         public var adoptManifest: Bool
         /// Where the runs' items go.
         public var output: RunOutput
+        /// Reads this worker's manifest again (nil when it cannot be read): called when another worker made a
+        /// new manifest the fleet's, so that a worker whose file was updated too follows without a restart.
+        public var reload: (@Sendable () -> AppDIContainer?)?
 
         public init(
             once: Bool = false, batchSize: Int = 50, batchesInFlight: Int = 4, holdSeconds: Double = 120,
-            idleSeconds: Double = 5, adoptManifest: Bool = false, output: RunOutput
+            idleSeconds: Double = 5, adoptManifest: Bool = false, output: RunOutput,
+            reload: (@Sendable () -> AppDIContainer?)? = nil
         ) {
+            self.reload = reload
             self.once = once
             self.batchSize = batchSize
             self.batchesInFlight = batchesInFlight
@@ -94,12 +99,20 @@ public final class FleetWorker: Sendable {
         public var maxLagSeconds = 0.0
     }
 
-    private struct Batch: Sendable {
+    struct Batch: Sendable {
         var claims: [String: FleetClaim]
         var outcome: RunOutcome?
     }
 
-    private struct State {
+    struct State {
+        /// The manifest the worker runs (replaced when it follows or adopts another).
+        var container: AppDIContainer
+        /// The generation of the fleet's manifest that `container` matches.
+        var generation = 0
+        /// Why the worker claims nothing now: its manifest is not the fleet's.
+        var paused: String?
+        /// SIGHUP: a manifest to make the fleet's.
+        var adopting: AppDIContainer?
         var finished: [Batch] = []
         var inFlight = 0
         var stopping = false
@@ -109,36 +122,26 @@ public final class FleetWorker: Sendable {
 
     /// Names this worker in the store: host, process and a random part (a pid can come back).
     public let id: String
-    private let container: AppDIContainer
-    private let options: Options
-    private let observer: (any FleetObserver)?
-    private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
+    let options: Options
+    let observer: (any FleetObserver)?
+    let state: Mutex<State>
+    let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
     private let cancellation = CancellationToken()
 
     public init(container: AppDIContainer, options: Options, observer: (any FleetObserver)? = nil) {
-        self.container = container
+        state = Mutex(State(container: container))
         self.options = options
         self.observer = observer
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
         id = "\(host)-\(getpid())-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
     }
 
-    /// The sources the fleet schedules: every enabled source of the manifest, with its stored identity.
-    var manifest: FleetManifest {
-        FleetManifest(sources: container.manifest.sources.filter(\.enabled).map { source in
-            let options = EnvironmentSubstitution.apply(to: source.options, environment: container.environment).value
-            return FleetManifest.Source(
-                id: source.id, fingerprint: container.identity(of: source, options: options).fingerprint,
-                intervalSeconds: source.refreshSeconds)
-        })
-    }
-
     /// Opens the store and registers the manifest (blocks: call it from a thread that may wait), then starts
     /// claiming on a thread of its own.
     public func start() throws(FleetError) -> FleetRegistration {
+        let container = state.withLock { $0.container }
         guard container.store.location.isShared else { throw .needsSharedStore }
         let (opened, warnings) = container.store.open()
         guard let schedule = opened?.fleet else {
@@ -146,12 +149,15 @@ public final class FleetWorker: Sendable {
         }
         let registration: FleetRegistration
         do throws(SourceError) {
-            registration = try schedule.register(manifest, worker: id, adopt: options.adoptManifest)
+            registration = try schedule.register(Self.manifest(of: container), worker: id, adopt: options.adoptManifest)
         } catch {
             throw .storeUnavailable("the store cannot be used: \(error.message)")
         }
-        if case .differs(let here, let fleet, let changed) = registration {
+        switch registration {
+        case .differs(let here, let fleet, let changed):
             throw .manifestDiffers(onlyHere: here, onlyInFleet: fleet, changed: changed)
+        case .registered(_, _, _, let generation):
+            state.withLock { $0.generation = generation }
         }
         let loop = Thread { [self] in claimLoop(schedule) }
         loop.name = "aggregate.worker"
@@ -200,17 +206,28 @@ public final class FleetWorker: Sendable {
                 try? schedule.release(worker: id)
                 break
             }
-            var idle = false
-            if !stopping, inFlight < options.batchesInFlight {
+            adoptIfAsked(schedule)
+            let paused = state.withLock { $0.paused != nil }
+            if paused, options.once { break }
+            var idle = paused
+            if !stopping, !paused, inFlight < options.batchesInFlight {
                 do throws(SourceError) {
-                    let claims = try schedule.claim(worker: id, limit: options.batchSize, holdSeconds: options.holdSeconds)
+                    let known = state.withLock { $0.generation }
+                    let (claims, generation) = try schedule.claim(
+                        worker: id, limit: options.batchSize, holdSeconds: options.holdSeconds, generation: known)
                     problem = nil
-                    if !claims.isEmpty {
+                    if generation != known {
+                        follow(generation: generation, schedule)
+                        // Followed (or paused): claim again, or wait. A store that failed meanwhile: try later.
+                        if state.withLock({ $0.generation }) == generation { continue }
+                        idle = true
+                    } else if !claims.isEmpty {
                         run(claims)
                         continue
+                    } else {
+                        if options.once, inFlight == 0 { break }
+                        idle = true
                     }
-                    if options.once, inFlight == 0 { break }
-                    idle = true
                 } catch {
                     report(error)
                     idle = true
@@ -218,8 +235,9 @@ public final class FleetWorker: Sendable {
             }
             if Date().timeIntervalSince(lastRenewal) >= options.holdSeconds / 3 {
                 do throws(SourceError) {
-                    try schedule.renew(worker: id, holdSeconds: options.holdSeconds)
+                    let renewal = try schedule.renew(worker: id, holdSeconds: options.holdSeconds)
                     lastRenewal = Date()
+                    follow(generation: renewal.generation, schedule)
                 } catch {
                     report(error)
                 }
@@ -246,6 +264,7 @@ public final class FleetWorker: Sendable {
         }
         var request = RunRequest(selection: claims.map(\.id))
         request.claimed = true
+        let container = state.withLock { $0.container }
         do throws(SelectionError) {
             try container.run(request, cancellation: cancellation, output: options.output, completion: handOver)
         } catch {
@@ -270,8 +289,9 @@ public final class FleetWorker: Sendable {
             if stopping, report.status == .timeout {
                 return FleetRunResult(id: report.id, status: .timeout, failures: claim.failures, nextInSeconds: 0)
             }
-            let interval = container.manifest.source(id: report.id)?.refreshSeconds ?? Manifest.Defaults.defaultRefreshSeconds
             let (next, failures) = state.withLock { state in
+                let interval = state.container.manifest.source(id: report.id)?.refreshSeconds
+                    ?? Manifest.Defaults.defaultRefreshSeconds
                 state.summary.sources += 1
                 state.summary.byStatus[report.status, default: 0] += 1
                 return WatchSchedule.nextRun(

@@ -8,17 +8,23 @@ import Foundation
 /// Times are the store's clock, so machines whose clocks disagree still agree on what is due.
 public protocol FleetScheduleRepository: Sendable {
     /// Makes `manifest` the fleet's when the fleet has none, it is the same, or `adopt` is set; otherwise tells
-    /// how the fleet's differs (nothing changes then). Sources kept keep their schedule; new ones are due now.
+    /// how the fleet's differs (nothing changes then but the worker's entry, which says its manifest differs).
+    /// Sources kept keep their schedule; new ones are due now.
     func register(_ manifest: FleetManifest, worker: String, adopt: Bool) throws(SourceError) -> FleetRegistration
 
     /// Claims up to `limit` due sources that nobody holds (or whose holder's claim expired) for `holdSeconds`,
-    /// the longest overdue first. Concurrent callers never get the same source.
-    func claim(worker: String, limit: Int, holdSeconds: Double) throws(SourceError) -> [FleetClaim]
+    /// the longest overdue first, while the fleet's manifest is still at `generation` (a worker never claims a
+    /// source of a manifest it has not read). Concurrent callers never get the same source.
+    /// - Returns: the claims, and the fleet's manifest's generation now.
+    func claim(
+        worker: String, limit: Int, holdSeconds: Double, generation: Int
+    ) throws(SourceError) -> (claims: [FleetClaim], generation: Int)
 
     /// Extends every claim `worker` holds by `holdSeconds` from now and notes that the worker is alive.
-    /// Returns how many it holds.
+    /// Returns how many it holds, and the generation of the fleet's manifest (another worker may have adopted
+    /// a new one since).
     @discardableResult
-    func renew(worker: String, holdSeconds: Double) throws(SourceError) -> Int
+    func renew(worker: String, holdSeconds: Double) throws(SourceError) -> (held: Int, generation: Int)
 
     /// Ends `worker`'s claims on these sources and schedules each one's next run. A source whose claim expired
     /// and went to another worker is left to that worker.
@@ -55,8 +61,9 @@ public struct FleetManifest: Sendable, Hashable {
 
 /// What registering a manifest found.
 public enum FleetRegistration: Sendable, Hashable {
-    /// The manifest is the fleet's (it was already, or it is now).
-    case registered(added: Int, removed: Int, changed: Int)
+    /// The manifest is the fleet's (it was already, or it is now), in this generation: a number that grows
+    /// each time the fleet's manifest changes.
+    case registered(added: Int, removed: Int, changed: Int, generation: Int)
     /// The fleet runs another manifest: the ids only this one has, only the fleet's has, and those both have
     /// with other options or interval.
     case differs(onlyHere: [String], onlyInFleet: [String], changed: [String])
@@ -99,11 +106,14 @@ public struct FleetStatus: Sendable, Hashable {
         public var id: String
         public var lastSeen: Date
         public var holding: Int
+        /// Its manifest is not the fleet's: it claims nothing until it is.
+        public var manifestDiffers: Bool
 
-        public init(id: String, lastSeen: Date, holding: Int) {
+        public init(id: String, lastSeen: Date, holding: Int, manifestDiffers: Bool = false) {
             self.id = id
             self.lastSeen = lastSeen
             self.holding = holding
+            self.manifestDiffers = manifestDiffers
         }
     }
 
