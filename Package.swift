@@ -287,6 +287,8 @@ let package = Package(
             "GitLabProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
+        // libjq from many threads at once: the reason JQExpression needs no process-wide lock.
+        .testTarget(name: "JQTests", dependencies: ["JQ"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain", "ProviderTesting", "FeedParsing",
             .product(name: "CSV", package: "CSV.swift"),
