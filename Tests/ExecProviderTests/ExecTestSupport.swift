@@ -13,8 +13,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A test's scripts, in a scratch directory of its own (`ScratchDirectory("exec-tests")`).
-extension ScratchDirectory {
+/// A test's scripts, in a scratch directory of its own (`ScratchDirectory.Folder("exec-tests")`).
+extension ScratchDirectory.Folder {
     /// Writes an executable `/bin/sh` script and returns its name (relative to the directory, with `./`).
     @discardableResult
     func script(_ name: String, _ body: String) throws -> String {
@@ -123,7 +123,7 @@ let recordIDs = #"""
     echo "$pid $pgid" > ids.tmp && mv ids.tmp ids
     """#
 
-extension ScratchDirectory {
+extension ScratchDirectory.Folder {
     /// The pid and process group a script wrote with `recordIDs`, waiting (bounded) for the file.
     func ids() async -> (pid: pid_t, pgid: pid_t)? {
         guard let text = await waitForFile("ids") else { return nil }

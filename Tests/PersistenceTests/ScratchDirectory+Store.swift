@@ -3,7 +3,7 @@ import Persistence
 import ProviderTesting
 
 /// A test's store files in a scratch directory of its own.
-extension ScratchDirectory {
+extension ScratchDirectory.Folder {
     var databaseURL: URL { url.appendingPathComponent("aggregate.sqlite") }
 
     func open() throws -> AppDatabase { try AppDatabase.open(at: databaseURL) }

@@ -1,7 +1,7 @@
 import Foundation
 import ProviderTesting
 
-extension ScratchDirectory {
+extension ScratchDirectory.Folder {
     /// Copies a fixture of this test target into the directory under `path`.
     func copyFixture(_ name: String, to path: String) throws {
         try write(path, try Data(contentsOf: try fixtureURL(name)))
