@@ -22,8 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // ServerTests' client: it reads `serve`'s server-sent events as a stream, which `HTTPFetching` (whole bodies)
-        // does not do. No product target uses it; the transport is libcurl (CCurl, HTTPClientLive).
+        // The serve tests' client (ServerTests, and aggregateTests for the binary): it reads `serve`'s server-sent events
+        // as a stream, which `HTTPFetching` (whole bodies) does not do. No product target uses it; the transport is
+        // libcurl (CCurl, HTTPClientLive).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
@@ -300,6 +301,8 @@ let package = Package(
             "GitLabProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
+        // libjq from many threads at once: the reason JQExpression needs no process-wide lock.
+        .testTarget(name: "JQTests", dependencies: ["JQ"]),
         .testTarget(name: "PresentationTests", dependencies: [
             "Presentation", "Domain", "ProviderTesting", "FeedParsing",
             .product(name: "CSV", package: "CSV.swift"),
@@ -307,13 +310,14 @@ let package = Package(
         .testTarget(name: "aggregateTests", dependencies: [
             "aggregate", "ProviderTesting",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksTests", dependencies: [
             "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting", "Templating",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "App", "Presentation", "Domain", "ProviderTesting", "aggregate",
+            "Server", "App", "Presentation", "Domain", "ProviderTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),

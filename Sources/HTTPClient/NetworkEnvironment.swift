@@ -6,7 +6,7 @@ import Synchronization
 /// curl reads them) and the CA variables (`CURL_CA_BUNDLE`, `SSL_CERT_FILE`, `SSL_CERT_DIR`).
 ///
 /// Which proxy a request uses is decided here, and only here, so the verbose lines, the error messages and
-/// what the transport does always agree (see docs/ARCHITECTURE.md, "TLS and proxies").
+/// what the transport does always agree (see docs/ARCHITECTURE.md, "HTTP transport").
 public struct NetworkEnvironment: Sendable, Hashable {
     public var httpsProxy: ProxyEndpoint?
     public var httpProxy: ProxyEndpoint?

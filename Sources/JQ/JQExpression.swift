@@ -6,9 +6,8 @@ import Synchronization
 ///
 /// Thread safety: a `jq_state` may be used by one thread at a time, so each expression holds its state behind
 /// a lock of its own, held only while libjq computes (nothing of ours is called under it). Separate expressions
-/// run at once on separate threads: Debian's libjq 1.6 ran four threads × 200 states clean here. (Some other
-/// jq 1.6 builds set their thread-local allocator state up for the first thread only, jqlang/jq#2483 and
-/// #2545; jq 1.7 fixed it.)
+/// run at once on separate threads, with no process-wide lock: why that is safe, and on which libjq builds, is in
+/// docs/ARCHITECTURE.md ("The jq lock"); `JQTests` checks it.
 public final class JQExpression: Sendable {
     /// What `jq` prints for a syntax or compile error, line by line.
     public struct CompileError: Error, Sendable, CustomStringConvertible {

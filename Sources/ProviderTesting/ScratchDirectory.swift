@@ -7,6 +7,33 @@ import Foundation
 public enum ScratchDirectory {
     private static let prefix = "aggregate-tests-"
 
+    /// One test's own directory under the root, with writers: `let directory = try ScratchDirectory.Folder("store")`,
+    /// then `directory.write("data/a.csv", "…")`.
+    public struct Folder: Sendable {
+        /// The directory, made when the value was.
+        public let url: URL
+
+        /// A new, empty directory under the root: `name-<UUID>`.
+        public init(_ name: String = "test") throws {
+            url = try ScratchDirectory.make(name)
+        }
+
+        /// Writes `text` (UTF-8) at `path` relative to the directory, making folders; returns the file's URL.
+        @discardableResult
+        public func write(_ path: String, _ text: String) throws -> URL {
+            try write(path, Data(text.utf8))
+        }
+
+        /// Writes `data` at `path` relative to the directory, making folders; returns the file's URL.
+        @discardableResult
+        public func write(_ path: String, _ data: Data) throws -> URL {
+            let file = url.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: file)
+            return file
+        }
+    }
+
     /// This process's directory, made (and its removal at exit arranged) on first use.
     public static let root: URL = {
         removeAbandoned()

@@ -16,7 +16,7 @@ import Darwin
 struct ChildProcessTests {
     @Test("a script busy at the first try starts once the writer closes it")
     func retriedAfterBusy() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let (launch, writer) = try busyScript(in: scripts)
         // As the product does: wait on a clock on a thread of its own, here after closing the writer (what
         // the other process holding the script would do meanwhile). Another test's spawn may hold a copy for
@@ -38,7 +38,7 @@ struct ChildProcessTests {
 
     @Test("a stop during the wait gives the start up, as busy")
     func givenUp() throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let (launch, writer) = try busyScript(in: scripts)
         defer { writer.closeOnce() }
         let started = ChildProcess.spawn(launch) { _ in false }
@@ -46,7 +46,7 @@ struct ChildProcessTests {
     }
 
     /// A script that exits 3, still open for writing (the returned writer), and how to start it.
-    private func busyScript(in scripts: ScriptDirectory) throws -> (ChildProcess.Launch, Writer) {
+    private func busyScript(in scripts: ScratchDirectory.Folder) throws -> (ChildProcess.Launch, Writer) {
         let name = try scripts.script("busy.sh", "exit 3")
         let path = scripts.path(String(name.dropFirst(2)))
         let writer = Writer(open(path, O_WRONLY | O_CLOEXEC))

@@ -35,7 +35,7 @@ struct ExamplesTests {
 
     @Test("list_files.sh speaks Singer: one record per file, keyed by path")
     func listFiles() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         try Data("hello\n".utf8).write(to: scripts.url.appendingPathComponent("a.txt"))
         try Data("{}".utf8).write(to: scripts.url.appendingPathComponent("quote\"d.json"))
         let logs = LogCapture()

@@ -15,7 +15,7 @@ import Darwin
 struct ExecRecordRepositoryTests {
     @Test("our item shape becomes record items, in the program's order")
     func itemShape() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("items.sh", #"""
             echo '{"type":"item","id":"a1","title":"First","subtitle":"one","url":"https://example.org/a","date":"2026-11-22T10:00:00Z","fields":{"count":3,"tags":["x"]}}'
             echo ''
@@ -38,7 +38,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("Singer RECORDs become record items keyed by the stream's SCHEMA key_properties")
     func singer() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("tap.sh", #"""
             echo '{"type":"SCHEMA","stream":"users","schema":{"type":"object"},"key_properties":["id"]}'
             echo '{"type":"RECORD","stream":"users","record":{"id":1,"name":"Ada"}}'
@@ -63,7 +63,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("the program reads the source id and options.config on stdin, in the manifest's directory")
     func optionsOnStdin() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("echo.sh", #"""
             IFS= read -r line
             printf '{"type":"item","id":"echo","title":"%s","fields":{"input":%s}}\n' "$(pwd -P)" "$line"
@@ -78,7 +78,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("with input file the options arrive in a private file passed last, removed after the run")
     func optionsInFile() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("file.sh", #"""
             for last in "$@"; do :; done
             printf '%s\n' "$last" > path.txt
@@ -98,7 +98,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("a non-zero exit fails the source with the status and the last stderr lines, all of them logged")
     func nonZeroExit() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("fail.sh", #"""
             echo '{"type":"item","id":"kept","title":"kept"}'
             for n in 1 2 3 4 5 6 7; do echo "problem $n" >&2; done
@@ -116,7 +116,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("a program past its deadline is terminated with its children, and what it printed is kept")
     func timeout() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("slow.sh", #"""
             echo '{"type":"item","id":"early","title":"early"}'
             sleep 30 &
@@ -137,7 +137,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("a program that exits leaving a background process on its output completes without waiting for the timeout")
     func backgroundHolder() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("leaves-child.sh", #"""
             echo '{"type":"item","id":"done","title":"done"}'
             sleep 30 &
@@ -157,7 +157,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("a program that ignores SIGTERM is killed after the grace period")
     func stubbornProgram() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("stubborn.sh", #"""
             trap '' TERM
             echo $$ > pid
@@ -172,7 +172,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("when the run's time is up the source reports a timeout and the program is killed")
     func cancelledThroughAggregate() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("hang.sh", #"""
             echo '{"type":"item","id":"before","title":"before"}'
             echo $$ > pid
@@ -187,7 +187,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("an invalid JSON line fails the source with its line number and the valid lines are kept")
     func invalidLine() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("bad.sh", #"""
             echo '{"type":"item","id":"1","title":"one"}'
             echo 'this is not JSON'
@@ -204,7 +204,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("output over maxOutputBytes stops the program with a typed error, keeping the lines within the cap")
     func outputCap() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let line = #"{"type":"item","id":"x","title":"flood"}"#
         let program = try scripts.script("flood.sh", #"""
             echo $$ > pid
@@ -221,7 +221,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("a missing or non-executable command is a clear error of that source")
     func commandNotFound() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         try Data("echo hi\n".utf8).write(to: scripts.url.appendingPathComponent("plain.sh"))
 
         let onPath = await stream(ExecCommand(sourceID: "s", argv: ["no-such-program-for-aggregate"], baseDirectory: scripts.url))
@@ -238,7 +238,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("options.env reaches the program over a minimal inherited environment")
     func environment() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("env.sh", #"""
             printf '{"type":"item","id":"env","title":"env","fields":{"greeting":"%s","home":"%s","other":"%s"}}\n' \
                 "$GREETING" "$HOME" "${OTHER_TOKEN:-absent}"
@@ -252,7 +252,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("secrets from options never appear in the error or the logs, even when the program prints them")
     func noSecrets() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("leaky.sh", #"""
             cat >&2
             echo >&2
@@ -278,7 +278,7 @@ struct ExecRecordRepositoryTests {
     /// run's input was never closed nor its shortfall logged.
     @Test("a program that exits without reading a large input ends the input, and the shortfall is logged")
     func unreadInput() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("ignores-input.sh", #"echo '{"type":"item","id":"1","title":"done"}'"#)
         let bigConfig: JSONValue = ["blob": .string(String(repeating: "z", count: 1_000_000))]
         let logs = LogCapture()
@@ -295,7 +295,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("a consumer still busy when the program has long exited loses none of its lines, and no warning says it left anything")
     func slowConsumer() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("quick.sh", #"""
             echo '{"type":"item","id":"0"}'
             sleep 0.2
@@ -304,7 +304,8 @@ struct ExecRecordRepositoryTests {
             """#)
         let command = ExecCommand(sourceID: "quick", argv: [program], baseDirectory: scripts.url)
         let first = Atomic(true)
-        // The first line's batch is held four grace periods: the program writes the rest and exits meanwhile.
+        // The first line's batch is held four grace periods: the program writes the rest and exits meanwhile. The
+        // delay is the subject (a consumer slower than the program), so it is a sleep, not a wait for an event.
         let result = await stream(command, gracePeriod: 0.3) { _ in
             if first.exchange(false, ordering: .relaxed) { Thread.sleep(forTimeInterval: 1.2) }
         }
@@ -316,7 +317,7 @@ struct ExecRecordRepositoryTests {
 
     @Test("heavy stdout and stderr together neither deadlock nor lose lines; unread input does not hurt")
     func noDeadlock() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("busy.sh", #"""
             i=0
             while [ $i -lt 3000 ]; do

@@ -14,19 +14,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A private temporary directory holding the scripts of one test; removed when the test drops it.
-final class ScriptDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = ScratchDirectory.path("exec-tests")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
+/// A test's scripts, in a scratch directory of its own (`ScratchDirectory.Folder("exec-tests")`).
+extension ScratchDirectory.Folder {
     /// Writes an executable `/bin/sh` script and returns its name (relative to the directory, with `./`).
     @discardableResult
     func script(_ name: String, _ body: String) throws -> String {
@@ -135,7 +124,7 @@ let recordIDs = #"""
     echo "$pid $pgid" > ids.tmp && mv ids.tmp ids
     """#
 
-extension ScriptDirectory {
+extension ScratchDirectory.Folder {
     /// The pid and process group a script wrote with `recordIDs`, waiting (bounded) for the file.
     func ids() async -> (pid: pid_t, pgid: pid_t)? {
         guard let text = await waitForFile("ids") else { return nil }

@@ -17,7 +17,7 @@ struct ProgramTeardownTests {
     /// `sed` itself is the program, so what it reads is what it was started with (a shell could change it).
     @Test("a program starts with no signal blocked and none ignored, though it is started from a Dispatch thread")
     func defaultSignals() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let toItems = #"s/^\(Sig[A-Za-z]*\):[[:space:]]*\([0-9a-f]*\)$/{"type":"item","id":"\1","title":"\2"}/p"#
         let report = await run(try makeSource(["command": ["sed", "-n", .string(toItems), "/proc/self/status"]], in: scripts.url))
         #expect(report.status == .ok, "\(String(describing: report.error))")
@@ -28,7 +28,7 @@ struct ProgramTeardownTests {
 
     @Test("a program leads a process group of its own")
     func ownGroup() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let report = await run(try makeSource(
             ["command": ["sh", "-c", .string(recordIDs + #"\#necho '{"type":"item","id":"done","title":"done"}'"#)]],
             in: scripts.url))
@@ -43,7 +43,7 @@ struct ProgramTeardownTests {
     /// not); a shell would show copies it keeps for itself.
     @Test("a program has only stdin, stdout and stderr open, nothing else of ours")
     func onlyStandardDescriptors() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let inherited = open("/dev/null", O_RDONLY)  // not close-on-exec: only the spawn can keep it out
         defer { close(inherited) }
         let listing = """
@@ -61,7 +61,7 @@ struct ProgramTeardownTests {
     @Test("a timed-out program and everything it started are gone when the run completes, SIGTERM heeded or not",
           arguments: ["", "trap '' TERM"])
     func timeout(prelude: String) async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("slow.sh", "\(prelude)\nsleep 30 &\nsleep 30 &\n\(recordIDs)\nwait")
         let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.3), timeout: 1)
         #expect(!processGroupExists(try #require(await scripts.ids()).pgid))
@@ -70,7 +70,7 @@ struct ProgramTeardownTests {
 
     @Test("a cancelled program and everything it started are gone when its source is settled")
     func cancelled() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("waits.sh", "sleep 30 &\nsleep 30 &\n\(recordIDs)\nwait")
         let source = try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.5)
         let cancellation = CancellationToken()
@@ -85,7 +85,7 @@ struct ProgramTeardownTests {
 
     @Test("a program over its output cap and everything it started are gone when the run completes")
     func outputCap() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("flood.sh", #"""
             sleep 30 &
             \#(recordIDs)
@@ -99,7 +99,7 @@ struct ProgramTeardownTests {
 
     @Test("processes a program leaves running after a normal exit are stopped, with a warning, before the run completes")
     func leftovers() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("forks.sh", #"""
             sleep 30 > /dev/null 2>&1 &
             \#(recordIDs)
@@ -114,7 +114,7 @@ struct ProgramTeardownTests {
 
     @Test("a program killed by a signal fails the source, naming the signal")
     func killedBySignal() async throws {
-        let scripts = try ScriptDirectory()
+        let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("dies.sh", "echo 'going' >&2\nkill -KILL $$")
         let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url))
         #expect(report.error == SourceError(.io, "'./dies.sh' was killed by signal 9: going"))

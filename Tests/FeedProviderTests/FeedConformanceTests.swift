@@ -15,7 +15,7 @@ struct FeedConformanceTests {
         options: { baseURL in
             ["urls": .array(["a", "b", "c"].map { .string(baseURL.absoluteString + "/\($0).xml?token=\(feedToken)") })]
         },
-        success: { try Fixture.response("rss2_spec_sample_liftoff_news.xml") },
+        success: { try feeds.response("rss2_spec_sample_liftoff_news.xml") },
         invalidOptions: [
             .init("neither urls nor paths", options: ["maxItemsPerFeed": 5], path: "sources[0].options"),
             .init("a non-HTTP URL", options: ["urls": ["ftp://example.com/feed.xml"]], path: "sources[0].options.urls[0]"),

@@ -13,7 +13,7 @@ struct FeedFaultMatrixTests {
     static let subject = ConformanceSubject.http(
         "feed", provider: FeedProvider(), kind: .entry, secrets: [secret],
         options: { baseURL in ["urls": [.string(baseURL.absoluteString + "/news.xml")]] },
-        success: { try Fixture.response("rss2_spec_sample_liftoff_news.xml") })
+        success: { try feeds.response("rss2_spec_sample_liftoff_news.xml") })
 
     @Test("each fault is reported with its kind, the healthy source stays intact and nothing secret is printed")
     func faultMatrix() async throws {

@@ -8,7 +8,7 @@ import Testing
 struct FeedProviderFileTests {
     @Test("globbed files give entry items feed by feed, in document order, at most maxItemsPerFeed each")
     func globbedFiles() async throws {
-        let report = await run(try makeSource(["paths": ["*.atom", "rss2_spec_sample_liftoff_news.xml"], "maxItemsPerFeed": 3]))
+        let report = await feeds.run(try feeds.makeSource(["paths": ["*.atom", "rss2_spec_sample_liftoff_news.xml"], "maxItemsPerFeed": 3]))
         #expect(report.status == .ok)
         // *.atom matches heise and tpm (sorted), then the RSS sample: 3 + 3 + 3.
         #expect(report.items.count == 9)
@@ -23,7 +23,7 @@ struct FeedProviderFileTests {
 
     @Test("maxItemsPerFeed defaults to 50")
     func defaultLimit() async throws {
-        let report = await run(try makeSource(["paths": ["rss1_rdf_sciencemag.rdf"]]))
+        let report = await feeds.run(try feeds.makeSource(["paths": ["rss1_rdf_sciencemag.rdf"]]))
         #expect(report.items.count == 50)
     }
 
@@ -33,9 +33,9 @@ struct FeedProviderFileTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let broken = directory.appendingPathComponent("broken.rss")
         try Data("<rss><channel><item><title>cut".utf8).write(to: broken)
-        let good = Fixture.url("rss2_spec_sample_liftoff_news.xml")
+        let good = feeds.fixture("rss2_spec_sample_liftoff_news.xml")
         let missing = directory.appendingPathComponent("nope-*.rss").path
-        let report = await run(try makeSource(["paths": [.string(good.path), .string(broken.path), .string(missing)]]))
+        let report = await feeds.run(try feeds.makeSource(["paths": [.string(good.path), .string(broken.path), .string(missing)]]))
         #expect(report.status == .ok)
         #expect(report.items.count == 4)
         #expect(report.warnings.count == 2)
@@ -45,7 +45,7 @@ struct FeedProviderFileTests {
 
     @Test("when every feed fails, the source fails")
     func allFail() async throws {
-        let report = await run(try makeSource(["paths": ["/nonexistent/a.rss"]]))
+        let report = await feeds.run(try feeds.makeSource(["paths": ["/nonexistent/a.rss"]]))
         #expect(report.status == .error)
         #expect(report.error == SourceError(.notFound, "/nonexistent/a.rss: no such file"))
     }

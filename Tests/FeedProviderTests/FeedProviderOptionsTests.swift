@@ -9,13 +9,13 @@ import Testing
 struct FeedProviderOptionsTests {
     @Test("a source names at least one feed")
     func needsAFeed() {
-        #expect(problems([:]) == ["sources[0].options: name at least one feed in 'urls' or 'paths'"])
-        #expect(problems(["urls": [], "paths": []]) == ["sources[0].options: 'urls' and 'paths' are both empty; name at least one feed"])
+        #expect(feeds.problems([:]) == ["sources[0].options: name at least one feed in 'urls' or 'paths'"])
+        #expect(feeds.problems(["urls": [], "paths": []]) == ["sources[0].options: 'urls' and 'paths' are both empty; name at least one feed"])
     }
 
     @Test("every problem is reported at once, with its JSON path")
     func allProblems() {
-        let found = problems([
+        let found = feeds.problems([
             "urls": ["ftp://example.org/feed", "https://example.org/ok.xml", "not a url"],
             "paths": [""], "maxItemsPerFeed": 0, "maxItemsPerFed": 3,
         ])
@@ -29,14 +29,14 @@ struct FeedProviderOptionsTests {
 
     @Test("baseURL is not an option of feeds: their URLs are explicit")
     func noBaseURL() {
-        #expect(problems(["urls": ["https://example.org/feed"], "baseURL": "https://x.test"]).first?
+        #expect(feeds.problems(["urls": ["https://example.org/feed"], "baseURL": "https://x.test"]).first?
             .hasPrefix("sources[0].options.baseURL: unknown option") == true)
     }
 
     @Test("insecureSkipVerify is for loopback feeds only: a feed on a real host makes it a manifest problem")
     func insecureSkipVerifyLoopbackOnly() {
-        #expect(problems(["urls": ["https://localhost:8443/feed.xml"], "insecureSkipVerify": true]).isEmpty)
-        let found = problems(["urls": ["https://localhost:8443/a.xml", "https://news.corp.example/feed.xml"],
+        #expect(feeds.problems(["urls": ["https://localhost:8443/feed.xml"], "insecureSkipVerify": true]).isEmpty)
+        let found = feeds.problems(["urls": ["https://localhost:8443/a.xml", "https://news.corp.example/feed.xml"],
                               "insecureSkipVerify": true])
         #expect(found.count == 1 && found.first?.hasPrefix("sources[0].options.insecureSkipVerify: applies to loopback hosts only") == true,
                 "\(found)")

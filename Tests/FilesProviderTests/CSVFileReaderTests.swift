@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import ProviderTesting
 import Testing
 
 @testable import FilesProvider
@@ -7,13 +8,13 @@ import Testing
 @Suite("CSV reader")
 struct CSVFileReaderTests {
     private func rows(_ text: String, delimiter: Character = ",") throws -> [FileRow] {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.csv", text)
         return try readAllRows(CSVFileReader(delimiter: delimiter.asciiValue!), at: file)
     }
 
     private func error(_ text: String) throws -> SourceError? {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.csv", text)
         return readError { _ = try readAllRows(CSVFileReader(), at: file) }
     }
@@ -76,7 +77,7 @@ struct CSVFileReaderTests {
 
     @Test("invalid UTF-8 fails the file as a parse error")
     func invalidUTF8() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.csv", Data("a,b\n1,".utf8) + Data([0xFF, 0xFE, 0x41]) + Data("\n".utf8))
         let error = try #require(readError { _ = try readAllRows(CSVFileReader(), at: file) })
         #expect(error.kind == .parse)
@@ -110,7 +111,7 @@ struct CSVFileReaderTests {
 
     @Test("cancellation stops reading within one check interval")
     func cancellation() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.csv", "n\n" + (1...10_000).map(String.init).joined(separator: "\n"))
         let token = CancellationToken()
         var count = 0

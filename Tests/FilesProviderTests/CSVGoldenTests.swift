@@ -46,7 +46,7 @@ struct CSVGoldenTests {
 
     @Test("generated files give the same rows and lines as CSV.swift, whatever the chunk size")
     func generated() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         var random = SeededRandom(state: 20)
         for index in 0..<150 {
             let delimiter: Character = [",", ";", "\t", "|"][index % 4]
@@ -78,7 +78,7 @@ struct CSVGoldenTests {
         "a,b\n1,\"\"\"\n",  // a doubled quote and then the end of the file
     ])
     func errors(text: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.csv", text)
         let expected = try #require(readError { _ = try readAllRows(CSVSwiftReader(), at: file) })
         for chunkSize in Self.chunkSizes {
@@ -89,7 +89,7 @@ struct CSVGoldenTests {
 
     @Test("a byte-order mark and a tab delimiter, with a header and a quoted tab")
     func byteOrderMarkAndTabs() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.tsv", "\u{FEFF}name\tnote\nMina\t\"a\tb\"\n")
         let rows = try readAllRows(CSVFileReader(delimiter: UInt8(ascii: "\t")), at: file)
         #expect(rows.map(\.fields) == [["name": "Mina", "note": "a\tb"]])
@@ -97,7 +97,7 @@ struct CSVGoldenTests {
 
     @Test("memory stays at one chunk plus the longest row")
     func bounded() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let row = "1,\"a, quoted\nfield\",3.5\n"
         let file = try directory.write("a.csv", "a,b,c\n" + String(repeating: row, count: 20_000))
         let reader = CSVRowReader(input: try FileInput(url: file), delimiter: UInt8(ascii: ","), chunkSize: 4096)

@@ -1,6 +1,7 @@
 import Domain
 import FilesProvider
 import Foundation
+import ProviderTesting
 import Testing
 
 /// A reader for a made-up format whose files start with `%TAB`: one row per line after the first.
@@ -28,7 +29,7 @@ struct ContentSniffingTests {
         "data/notes", "data/notes.txt", "data/notes.php", "data/notes.csv",
     ])
     func recognisedWhateverTheName(path: String) async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write(path, "%TAB\nfirst\nsecond\n")
         let report = try await SourceRunner.run(["paths": [.string(path)]], in: directory.url, provider: provider)
         #expect(report.status == .ok, "\(report.error?.description ?? "")")
@@ -37,7 +38,7 @@ struct ContentSniffingTests {
 
     @Test("content no reader recognises is still read by its extension")
     func extensionOtherwise() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("a.csv", "title\ncsv row\n")
         try directory.write("b.json", "[{\"title\": \"json row\"}]")
         let report = try await SourceRunner.run(["paths": ["a.csv", "b.json"]], in: directory.url, provider: provider)
@@ -46,7 +47,7 @@ struct ContentSniffingTests {
 
     @Test("an explicit format is not second-guessed by the content")
     func explicitFormatWins() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("odd.csv", "%TAB\nfirst\n")
         let report = try await SourceRunner.run(["paths": ["odd.csv"], "format": "csv"], in: directory.url, provider: provider)
         #expect(report.items.map { $0.fields["%TAB"] } == ["first"])
@@ -54,7 +55,7 @@ struct ContentSniffingTests {
 
     @Test("a file without an extension that nobody recognises is still a configuration error")
     func unknownContent() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("README", "just words\n")
         let report = try await SourceRunner.run(["paths": ["README"]], in: directory.url, provider: provider)
         #expect(report.error == SourceError(.configuration,

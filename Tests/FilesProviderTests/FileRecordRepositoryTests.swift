@@ -2,6 +2,7 @@ import Domain
 import FilesProvider
 import Foundation
 import ProviderKit
+import ProviderTesting
 import Synchronization
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct FileRecordRepositoryTests {
     @Test("the shipped sample data reads as records of all three formats, detected by extension")
     func sampleData() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         for name in ["notes.json", "tasks.csv", "events.ndjson"] {
             try directory.copyFixture(name, to: "Examples/data/\(name)")
         }
@@ -30,7 +31,7 @@ struct FileRecordRepositoryTests {
 
     @Test("globs across several files read in pattern order, each pattern's matches sorted, no file twice")
     func globOrder() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         for name in ["b.ndjson", "a.ndjson", "c.ndjson"] {
             try directory.write("data/\(name)", "{\"title\":\"\(name)\"}\n")
         }
@@ -47,7 +48,7 @@ struct FileRecordRepositoryTests {
 
     @Test("units are the paths as written relative to the manifest's directory")
     func unitNames() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("data/a.csv", "x\n1\n")
         let repository = FileRecordRepository(
             patterns: [directory.url.appendingPathComponent("./data/../data/*.csv").standardizedFileURL,
@@ -58,7 +59,7 @@ struct FileRecordRepositoryTests {
 
     @Test("a missing file is notFound with the file as written")
     func missingFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let report = try await SourceRunner.run(["paths": ["Examples/data/x.csv"]], in: directory.url)
         #expect(report.status == .error)
         #expect(report.error == SourceError(.notFound, "Examples/data/x.csv: no such file"))
@@ -66,7 +67,7 @@ struct FileRecordRepositoryTests {
 
     @Test("a pattern that matches nothing is notFound with the pattern, and only a warning beside good files")
     func emptyGlob() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let alone = try await SourceRunner.run(["paths": ["logs/*.ndjson"]], in: directory.url)
         #expect(alone.status == .error)
         #expect(alone.error == SourceError(.notFound, "logs/*.ndjson: no file matches this pattern"))
@@ -80,7 +81,7 @@ struct FileRecordRepositoryTests {
 
     @Test("a directory where a file should be is an io error, not a crash")
     func directoryIsNotAFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try FileManager.default.createDirectory(
             at: directory.url.appendingPathComponent("data.csv"), withIntermediateDirectories: true)
         let report = try await SourceRunner.run(["paths": ["data.csv"]], in: directory.url)
@@ -89,7 +90,7 @@ struct FileRecordRepositoryTests {
 
     @Test("an unreadable file is an io error", .enabled(if: geteuid() != 0, "root reads any file"))
     func unreadableFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("secret.csv", "a\n1\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)
         let report = try await SourceRunner.run(["paths": ["secret.csv"]], in: directory.url)
@@ -98,7 +99,7 @@ struct FileRecordRepositoryTests {
 
     @Test("one bad file among good ones leaves the source ok with a warning naming file and line, keeping its rows read before the bad one")
     func oneBadFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("data/1.ndjson", "{\"id\":\"a\"}\n")
         try directory.write("data/2.ndjson", "{\"id\":\"b\"}\n{\"id\":\"c\"}\n{oops}\n")
         try directory.write("data/3.ndjson", "{\"id\":\"d\"}\n")
@@ -111,7 +112,7 @@ struct FileRecordRepositoryTests {
 
     @Test("when every file is bad the source fails with each problem")
     func allBad() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("a.csv", "x,y\n1\n")
         try directory.write("b.csv", "x,y\n1,2,3\n")
         let report = try await SourceRunner.run(["paths": ["*.csv"]], in: directory.url)
@@ -123,7 +124,7 @@ struct FileRecordRepositoryTests {
 
     @Test("an explicit format reads files whatever their extension")
     func explicitFormat() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("export.txt", "{\"title\":\"one\"}\n{\"title\":\"two\"}\n")
         let report = try await SourceRunner.run(["paths": ["*.txt"], "format": "ndjson"], in: directory.url)
         #expect(report.items.map(\.title) == ["one", "two"])
@@ -135,7 +136,7 @@ struct FileRecordRepositoryTests {
 
     @Test("auto detection is case-insensitive and knows .jsonl")
     func autoDetection() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("A.JSON", "[{\"title\":\"json\"}]")
         try directory.write("B.jsonl", "{\"title\":\"jsonl\"}\n")
         try directory.write("C.Csv", "title\ncsv\n")
@@ -145,7 +146,7 @@ struct FileRecordRepositoryTests {
 
     @Test("the CSV delimiter and the field mapping options apply")
     func delimiterAndMapping() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("people.csv", "code;fullName;joined\n007;\"Bond; James\";2026-11-20T08:00:00Z\n")
         let report = try await SourceRunner.run(
             ["paths": ["people.csv"], "delimiter": ";", "fields": ["id": "code", "title": "fullName", "date": "joined"]],
@@ -159,7 +160,7 @@ struct FileRecordRepositoryTests {
 
     @Test("a recorded GitHub issues page maps to records with a field mapping")
     func gitHubFixture() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.copyFixture("github-issues.json", to: "issues.json")
         let report = try await SourceRunner.run(
             ["paths": ["issues.json"], "fields": ["id": "number", "url": "html_url", "date": "created_at"]],
@@ -172,7 +173,7 @@ struct FileRecordRepositoryTests {
 
     @Test("a cancelled read stops and reports cancellation instead of records")
     func cancelledRead() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("a.ndjson", (1...5_000).map { "{\"n\":\($0)}" }.joined(separator: "\n"))
         let repository = FileRecordRepository(
             patterns: [directory.url.appendingPathComponent("a.ndjson")], baseDirectory: directory.url,
@@ -205,7 +206,7 @@ struct FileRecordRepositoryTests {
                 }
             }
         }
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         try directory.write("list.txt", "milk\neggs\n")
         try directory.write("list.log", "bread\n")
         let provider = FilesProvider(additionalReaders: [LinesReader()])

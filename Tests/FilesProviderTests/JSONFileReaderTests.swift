@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import ProviderTesting
 import Testing
 
 @testable import FilesProvider
@@ -16,14 +17,14 @@ struct JSONFileReaderTests {
 
     @Test("an object with a single array member reads that array")
     func singleArrayMember() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.json", #"{"generated": "today", "notes": [{"n": 1}, {"n": 2}]}"#)
         #expect(try readAllRows(JSONFileReader(), at: file).map(\.fields) == [["n": 1], ["n": 2]])
     }
 
     @Test("an envelope with several arrays reads its items/data/records/results member")
     func envelope() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write(
             "a.json", #"{"page": 1, "warnings": ["x"], "results": [{"n": 1}], "facets": [1]}"#)
         #expect(try readAllRows(JSONFileReader(), at: file).map(\.fields) == [["n": 1]])
@@ -38,7 +39,7 @@ struct JSONFileReaderTests {
         ("[\n{\"n\": 1},\n{\"n\": }\n]", "line 3: invalid JSON: unexpected '}', expected a value (column 7)"),
     ])
     func refusedShapes(text: String, expected: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.json", text)
         let error = try #require(readError { _ = try readAllRows(JSONFileReader(), at: file) })
         #expect(error.kind == .parse)
@@ -54,7 +55,7 @@ struct JSONFileReaderTests {
 
     @Test("an empty array is no rows, not an error")
     func emptyArray() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.json", " [ ] \n")
         #expect(try readAllRows(JSONFileReader(), at: file).isEmpty)
     }

@@ -77,7 +77,7 @@ struct JSONGoldenTests {
 
     @Test("generated top-level arrays give the same rows, and each element's line, at every chunk size")
     func arrays() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         var random = SeededRandom(state: 20)
         for index in 0..<120 {
             let (body, lines) = Self.array(random: &random)
@@ -94,7 +94,7 @@ struct JSONGoldenTests {
 
     @Test("generated objects holding the array (alone, or among others as items/data/records/results) read the same")
     func envelopes() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         var random = SeededRandom(state: 21)
         for index in 0..<80 {
             let (records, _) = Self.array(random: &random)
@@ -134,7 +134,7 @@ struct JSONGoldenTests {
         "[{\"a\": \"\\u12\"}]", "{\"k\" 1}", "[{\"a\": -}]",
     ])
     func syntaxErrors(text: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.json", text)
         let expected: SourceError
         do throws(JSONParser.Failure) {
@@ -152,7 +152,7 @@ struct JSONGoldenTests {
 
     @Test("memory stays at one chunk plus the largest element")
     func bounded() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let element = #"{"id": 1, "title": "an element of about a hundred bytes, give or take", "tags": ["a", "b"]}"#
         let file = try directory.write("a.json", "[" + Array(repeating: element, count: 20_000).joined(separator: ",\n") + "]")
         let stream = JSONElementStream(input: try FileInput(url: file), chunkSize: 4096)

@@ -12,7 +12,7 @@ struct NDJSONFileReaderTests {
 
     @Test("each non-blank line is a row with its own line number", arguments: Self.pipelinedSizes)
     func rows(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.ndjson", "{\"n\":1}\n\n   \n{\"n\":2}\r\n{\"n\":3}")
         let rows = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file)
         #expect(rows.map(\.fields) == [["n": 1], ["n": 2], ["n": 3]])
@@ -21,7 +21,7 @@ struct NDJSONFileReaderTests {
 
     @Test("a bad line fails the file with its line number, without crashing", arguments: Self.pipelinedSizes)
     func badLine(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         var text = ""
         for index in 1...16 { text += "{\"n\":\(index)}\n" }
         text += "{\"n\": 17,,}\n{\"n\":18}\n"
@@ -33,7 +33,7 @@ struct NDJSONFileReaderTests {
 
     @Test("a line that is valid JSON but not an object is refused", arguments: Self.pipelinedSizes)
     func notAnObject(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.ndjson", "{\"n\":1}\n[1,2]\n")
         let error = try #require(readError { _ = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file) })
         #expect(error == SourceError(.parse, "line 2: expected each line to be a JSON object, found an array"))
@@ -41,14 +41,14 @@ struct NDJSONFileReaderTests {
 
     @Test("a byte-order mark and a missing final newline are tolerated", arguments: Self.pipelinedSizes)
     func byteOrderMark(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.ndjson", Data([0xEF, 0xBB, 0xBF]) + Data("{\"n\":1}\n{\"n\":2}".utf8))
         #expect(try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file).map(\.fields) == [["n": 1], ["n": 2]])
     }
 
     @Test("lines longer than the read chunk are reassembled", arguments: Self.pipelinedSizes)
     func longLines(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let long = String(repeating: "x", count: 700_000)
         let file = try directory.write("a.ndjson", "{\"s\":\"\(long)\"}\n{\"s\":\"short\"}\n")
         let rows = try readAllRows(NDJSONFileReader(pipelinedSize: pipelinedSize), at: file)
@@ -57,7 +57,7 @@ struct NDJSONFileReaderTests {
 
     @Test("a large file streams through a bounded buffer, one row at a time")
     func largeFileStreams() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         // Seconds of parsing in a debug build: on a thread of its own, not the shared pool.
         let run = try await blocking { try Self.streamLargeFile(lines: 200_000, in: directory) }
         #expect(run.fileSize > 10_000_000)
@@ -69,7 +69,7 @@ struct NDJSONFileReaderTests {
     }
 
     /// Writes `lines` rows to a file and reads them back, keeping only counts.
-    static func streamLargeFile(lines lineCount: Int, in directory: TemporaryDirectory) throws
+    static func streamLargeFile(lines lineCount: Int, in directory: ScratchDirectory.Folder) throws
         -> (fileSize: Int, count: Int, lastID: JSONValue?, peakBuffer: Int) {
         var text = ""
         text.reserveCapacity(lineCount * 80)
@@ -93,7 +93,7 @@ struct NDJSONFileReaderTests {
 
     @Test("cancellation stops reading within one check interval", arguments: Self.pipelinedSizes)
     func cancellation(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let text = (1...10_000).map { "{\"n\":\($0)}" }.joined(separator: "\n")
         let file = try directory.write("a.ndjson", text)
         let token = CancellationToken()
@@ -110,7 +110,7 @@ struct NDJSONFileReaderTests {
 
     @Test("a row the caller refuses stops the read with the caller's error, the rows after it unread", arguments: Self.pipelinedSizes)
     func callerError(pipelinedSize: Int) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("files")
         let file = try directory.write("a.ndjson", (1...10_000).map { "{\"n\":\($0)}" }.joined(separator: "\n"))
         var seen: [JSONValue?] = []
         let refused = SourceError(.parse, "line 5: not a record")

@@ -7,14 +7,8 @@ import Testing
 
 @Suite("GitHub provider: options")
 struct GitHubProviderTests {
-    static func problems(_ options: JSONValue) -> [String] {
-        do {
-            _ = try GitHubProvider().makeSource(.testing(id: "issues", options: options))
-            return []
-        } catch {
-            return error.problems.map { "\($0.path): \($0.message)" }
-        }
-    }
+    /// The problems of `options` as "path: message" lines.
+    static func problems(_ options: JSONValue) -> [String] { GitHubProvider().optionProblems(options).map(\.description) }
 
     @Test("valid options build a source", arguments: [
         ["repos": ["apple/swift"]],

@@ -7,28 +7,21 @@ import Testing
 
 @Suite("GitLab provider")
 struct GitLabProviderTests {
-    func problems(_ options: JSONValue) -> [ManifestProblem] {
-        do {
-            _ = try GitLabProvider().makeSource(.testing(options: options))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
+    let provider = GitLabProvider()
 
     @Test("GitHub's options with projects instead of repos; bad values named at their JSON paths")
     func optionProblems() {
-        #expect(problems(["projects": ["a/b", "a/b/c"], "state": "all", "labels": ["bug"], "since": "7d", "tokenType": "bearer"]).isEmpty)
-        let byPath = Dictionary(problems([
+        #expect(provider.optionProblems(["projects": ["a/b", "a/b/c"], "state": "all", "labels": ["bug"], "since": "7d", "tokenType": "bearer"]).isEmpty)
+        let byPath = Dictionary(provider.optionProblems([
             "projects": ["lonely", "a/b", "A/B", "a/../b"], "state": "opened", "tokenType": "oauth", "labels": ["a,b"],
         ]).map { ($0.path, $0.message) }, uniquingKeysWith: { $0 + "; " + $1 })
         #expect(byPath["sources[0].options.projects[0]"]?.contains("namespace/project") == true)
         #expect(byPath["sources[0].options.projects[3]"] != nil, "'..' is no path segment")
-        #expect(problems(["projects": ["a/b", "A/B"]]).map(\.message).contains { $0.contains("listed twice") })
+        #expect(provider.optionProblems(["projects": ["a/b", "A/B"]]).map(\.message).contains { $0.contains("listed twice") })
         #expect(byPath["sources[0].options.state"]?.contains("open, closed, all") == true)
         #expect(byPath["sources[0].options.tokenType"]?.contains("private, bearer") == true)
         #expect(byPath["sources[0].options.labels[0]"]?.contains("commas") == true)
-        let plain = problems(["projects": ["a/b"], "token": .string(token), "baseURL": "http://gitlab.example.com"])
+        let plain = provider.optionProblems(["projects": ["a/b"], "token": .string(token), "baseURL": "http://gitlab.example.com"])
         #expect(plain.contains { $0.path == "sources[0].options.baseURL" && $0.message.contains("https://") })
         #expect(!plain.contains { $0.message.contains(token) })
         #expect(GitLabProvider().options.allSatisfy { !$0.help.isEmpty })

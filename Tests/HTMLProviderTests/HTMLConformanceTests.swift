@@ -17,7 +17,7 @@ struct HTMLConformanceTests {
              // Ids from the page, not from links resolved against the server's changing port.
              "items": "//map[@id='comicmap']/area", "fields": ["title": "@alt", "link": "@href", "id": "concat('xkcd', @href)"]]
         },
-        success: { try Fixture.response("huginn-xkcd.html") },
+        success: { try pages.response("huginn-xkcd.html") },
         invalidOptions: [
             .init("no items XPath", options: ["urls": ["https://example.org/"]], path: "sources[0].options.items"),
             .init("a bad items XPath", options: ["urls": ["https://example.org/"], "items": "//["], path: "sources[0].options.items"),

@@ -11,7 +11,7 @@ struct HTMLProviderOptionsTests {
         ("fields.date", JSONObject(["urls": ["https://example.org/"], "items": "//li", "fields": ["date": "@"]])),
     ])
     func badXPath(option: String, options: JSONObject) {
-        let found = problems(options)
+        let found = pages.problems(options)
         #expect(found.count == 1, "\(found)")
         let problem = found.first ?? ""
         #expect(problem.hasPrefix("sources[0].options.\(option): not a valid XPath 1.0 expression: "), "\(problem)")
@@ -22,7 +22,7 @@ struct HTMLProviderOptionsTests {
 
     @Test("items is required, fields are checked by name, and every problem is listed at once")
     func everyProblem() {
-        let found = problems(["paths": [], "urls": ["ftp://example.org/"], "fields": ["headline": ".//h2", "link": ""],
+        let found = pages.problems(["paths": [], "urls": ["ftp://example.org/"], "fields": ["headline": ".//h2", "link": ""],
                               "maxItemsPerPage": 0, "dateFormat": " "])
         #expect(found.contains("sources[0].options.items: required option is missing"), "\(found)")
         #expect(found.contains { $0.hasPrefix("sources[0].options.fields.headline: unknown field; expected one of title, link, date") })
@@ -34,12 +34,12 @@ struct HTMLProviderOptionsTests {
 
     @Test("no pages named is refused as the feed provider refuses no feeds")
     func noLocations() {
-        #expect(problems(["items": "//li"]) == ["sources[0].options: name at least one page in 'urls' or 'paths'"])
+        #expect(pages.problems(["items": "//li"]) == ["sources[0].options: name at least one page in 'urls' or 'paths'"])
     }
 
     @Test("a valid source has no problems, XPath functions and unions included")
     func valid() {
-        #expect(problems([
+        #expect(pages.problems([
             "urls": ["https://example.org/news"], "items": "//article | //div[contains(@class, 'post')]",
             "fields": ["title": "normalize-space(.//h2)", "link": ".//a/@href", "date": ".//time/@datetime",
                        "summary": ".//p[1]", "image": ".//img/@src", "id": "@data-id"],

@@ -31,7 +31,7 @@ struct HTMLProviderPageTests {
 
     @Test("the same Latin-1 page with every declaration taken out still keeps its accents (UTF-8, else windows-1252)")
     func latin1Undeclared() async throws {
-        let original = [UInt8](try Data(contentsOf: Fixture.url("libxslt-news.html")))
+        let original = [UInt8](try Data(contentsOf: pages.fixture("libxslt-news.html")))
         var bytes = original
         for declaration in [#" encoding="ISO-8859-1""#, "; charset=ISO-8859-1"] {
             let needle = Array(declaration.utf8)
@@ -43,7 +43,7 @@ struct HTMLProviderPageTests {
         server.route("/news", FixtureResponse(headers: [("Content-Type", "text/html")], body: Data(bytes)))
         var options = Self.libxsltNews
         options["urls"] = [.string(server.baseURL.absoluteString + "/news")]
-        let report = await run(try makeSource(options))
+        let report = await pages.run(try pages.makeSource(options))
         await server.stop()
         #expect(report.items.dropFirst().first?.fields["summary"]?.stringValue?.contains("Fix typos (Jan Pokorný)") == true)
     }
@@ -125,7 +125,7 @@ struct HTMLProviderPageTests {
 
     @Test("a local page is read from paths, relative links resolving against the file")
     func localFile() async throws {
-        let report = await run(try makeSource([
+        let report = await pages.run(try pages.makeSource([
             "paths": ["huginn-xkcd.html"], "items": "//map[@id='comicmap']/area", "fields": ["title": "@alt", "link": "@href"],
         ]))
         #expect(report.status == .ok)
@@ -136,9 +136,9 @@ struct HTMLProviderPageTests {
     @Test("a 404 page is a warning naming it while the good page still counts")
     func partialFailure() async throws {
         let server = try await FixtureServer.start()
-        server.route("/good", try Fixture.response("huginn-urlTest.html"))
+        server.route("/good", try pages.response("huginn-urlTest.html"))
         let base = server.baseURL.absoluteString
-        let report = await run(try makeSource([
+        let report = await pages.run(try pages.makeSource([
             "urls": [.string(base + "/good"), .string(base + "/missing")], "items": "//li/a", "maxRetries": 0,
         ]))
         await server.stop()

@@ -7,19 +7,12 @@ import Testing
 
 @Suite("Hacker News provider")
 struct HackerNewsProviderTests {
-    func problems(_ options: JSONValue) -> [ManifestProblem] {
-        do {
-            _ = try HackerNewsProvider().makeSource(.testing(options: options))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
+    let provider = HackerNewsProvider()
 
     @Test("options: every one optional; a wrong list, kind or maxItems is named with its path")
     func optionProblems() {
-        #expect(problems([:]).isEmpty)
-        let byPath = Dictionary(problems(["list": "hot", "itemKind": "story", "maxItems": 501]).map { ($0.path, $0.message) },
+        #expect(provider.optionProblems([:]).isEmpty)
+        let byPath = Dictionary(provider.optionProblems(["list": "hot", "itemKind": "story", "maxItems": 501]).map { ($0.path, $0.message) },
                                 uniquingKeysWith: { $0 + "; " + $1 })
         #expect(byPath["sources[0].options.list"]?.contains("top, new, best") == true)
         #expect(byPath["sources[0].options.itemKind"]?.contains("entry, record") == true)

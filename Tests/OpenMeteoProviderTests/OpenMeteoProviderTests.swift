@@ -7,19 +7,12 @@ import Testing
 
 @Suite("Open-Meteo provider")
 struct OpenMeteoProviderTests {
-    func problems(_ options: JSONValue) -> [ManifestProblem] {
-        do {
-            _ = try OpenMeteoProvider().makeSource(.testing(options: options))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
+    let provider = OpenMeteoProvider()
 
     @Test("OpenWeather's cities and units options are accepted as they are, without a key")
     func sameOptionsAsOpenWeather() {
-        #expect(problems(["cities": ["Seoul", ["id": 2643743], ["lat": 44.34, "lon": 10.99]], "units": "imperial"]).isEmpty)
-        let paths = problems(["cities": [["lat": 100, "lon": 10]], "units": "kelvin", "apiKey": "k"]).map(\.path)
+        #expect(provider.optionProblems(["cities": ["Seoul", ["id": 2643743], ["lat": 44.34, "lon": 10.99]], "units": "imperial"]).isEmpty)
+        let paths = provider.optionProblems(["cities": [["lat": 100, "lon": 10]], "units": "kelvin", "apiKey": "k"]).map(\.path)
         #expect(paths.contains("sources[0].options.cities[0].lat"))
         #expect(paths.contains("sources[0].options.units"))
         #expect(paths.contains("sources[0].options.apiKey"), "Open-Meteo takes no key: an apiKey is an unknown option")

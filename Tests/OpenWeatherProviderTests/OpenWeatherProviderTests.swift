@@ -7,18 +7,11 @@ import Testing
 
 @Suite("OpenWeather provider options")
 struct OpenWeatherProviderTests {
-    func problems(_ options: JSONValue) -> [ManifestProblem] {
-        do {
-            _ = try OpenWeatherProvider().makeSource(.testing(options: options))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
+    let provider = OpenWeatherProvider()
 
     @Test("a complete manifest entry builds a source")
     func valid() {
-        #expect(problems([
+        #expect(provider.optionProblems([
             "cities": ["Seoul", ["id": 2643743], ["lat": 44.34, "lon": 10.99]], "apiKey": "k", "units": "imperial",
             "lang": "ko", "maxRetries": 1,
         ]).isEmpty)
@@ -27,13 +20,13 @@ struct OpenWeatherProviderTests {
 
     @Test("missing cities and key are reported together, with their JSON paths")
     func missing() {
-        let paths = problems([:]).map(\.path)
+        let paths = provider.optionProblems([:]).map(\.path)
         #expect(paths == ["sources[0].options.cities", "sources[0].options.apiKey"])
     }
 
     @Test("bad values name the exact place and the allowed values")
     func badValues() throws {
-        let found = problems([
+        let found = provider.optionProblems([
             "cities": ["Seoul", ["lat": 100, "lon": 10], ["name": "x"], 42], "apiKey": "k", "units": "kelvin",
             "citys": [],
         ])
@@ -47,7 +40,7 @@ struct OpenWeatherProviderTests {
 
     @Test("the key is refused over plain http to a host that is not loopback")
     func plainHTTP() throws {
-        let found = problems(["cities": ["Seoul"], "apiKey": .string(apiKey), "baseURL": "http://api.openweathermap.org"])
+        let found = provider.optionProblems(["cities": ["Seoul"], "apiKey": .string(apiKey), "baseURL": "http://api.openweathermap.org"])
         let problem = try #require(found.first)
         #expect(problem.path == "sources[0].options.baseURL")
         #expect(problem.message.contains("https://"))

@@ -13,7 +13,7 @@ struct AppDatabaseTests {
 
     @Test("an empty file is migrated to the current schema and then works")
     func migratesEmptyFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         #expect(FileManager.default.createFile(atPath: directory.databaseURL.path, contents: Data()))
         let (stored, reopened) = try await blocking {
             let store = SQLiteResponseCacheStore(database: try directory.open())
@@ -28,7 +28,7 @@ struct AppDatabaseTests {
 
     @Test("a missing directory is created, and the database is in WAL mode")
     func createsDirectoryWAL() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         let nested = directory.url.appendingPathComponent("a/b/aggregate.sqlite")
         let database = try await blocking { try AppDatabase.open(at: nested) }
         try await blocking { try SQLiteResponseCacheStore(database: database).store(Self.response, forKey: "k", sourceID: "s") }
@@ -38,7 +38,7 @@ struct AppDatabaseTests {
 
     @Test("closing keeps the committed pages in the WAL (no checkpoint), and the next open reads them back")
     func keepsWALOnClose() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         let walPath = directory.databaseURL.path + "-wal"
         try await blocking {
             // The only connections: released at the end of this closure, so SQLite closes them.
@@ -55,7 +55,7 @@ struct AppDatabaseTests {
 
     @Test("a corrupt database is moved aside with a warning and a new one is created")
     func corruptFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: directory.databaseURL)
 
@@ -75,7 +75,7 @@ struct AppDatabaseTests {
 
     @Test("a healthy database opens without warnings")
     func healthy() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         _ = try await blocking { try directory.open() }
         let (database, warnings) = await onOwnThread { AppDatabase.openRecovering(at: directory.databaseURL) }
         #expect(database != nil)
@@ -86,7 +86,7 @@ struct AppDatabaseTests {
     @Test("runs creating the store at the same moment all open it: switching to WAL is retried, not failed")
     func simultaneousCreation() async throws {
         for _ in 0..<10 {
-            let directory = try TemporaryDirectory()
+            let directory = try ScratchDirectory.Folder("aggregate-store")
             let openers = 4
             let outcomes = await withTaskGroup(of: String?.self) { group in
                 for _ in 0..<openers {
@@ -101,7 +101,7 @@ struct AppDatabaseTests {
 
     @Test("two connections writing at once from many threads both succeed and lose nothing")
     func concurrentWriters() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         let (first, second) = try await blocking { (try directory.open(), try directory.open()) }
         let writers = [first, second]
         await withTaskGroup(of: Void.self) { group in

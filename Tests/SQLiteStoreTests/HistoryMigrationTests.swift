@@ -19,7 +19,7 @@ struct HistoryMigrationTests {
     }
 
     /// A store as the last release left it (migrations up to v3), with history rows written in its schema.
-    private static func makeV3Store(in directory: TemporaryDirectory, rows: [(String, String, String)]) throws {
+    private static func makeV3Store(in directory: ScratchDirectory.Folder, rows: [(String, String, String)]) throws {
         let queue = try DatabaseQueue(path: directory.databaseURL.path)
         try Self.releasedMigrator(upTo: 3).migrate(queue)
         try queue.write { db in
@@ -32,7 +32,7 @@ struct HistoryMigrationTests {
 
     @Test("seen ids stay seen per identity; history from before fingerprints is adopted whole or merged; counts and clears agree")
     func upgradesV3History() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         let rows = [("a", "fp-a", "1"), ("a", "fp-a", "2"), ("a", "other-options", "9"),
                     ("b", "", "x"), ("c", "", "k"), ("c", "fp-c", "m")]
         let outcome = try await blocking {
@@ -66,7 +66,7 @@ struct HistoryMigrationTests {
 
     @Test("a v3 store without history upgrades to an empty history that works")
     func upgradesEmptyHistory() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory.Folder("aggregate-store")
         let (first, second) = try await blocking {
             try Self.makeV3Store(in: directory, rows: [])
             let history = SQLiteSeenItemsRepository(database: try directory.open())
@@ -104,12 +104,12 @@ struct HistoryMigrationTests {
     @Test("a new store is made in one step with the same tables, columns and indexes as a store of every release brought up step by step")
     func newStoreMatchesUpgradedStores() async throws {
         let (fresh, upgraded, versions) = try await blocking {
-            let new = try TemporaryDirectory()
+            let new = try ScratchDirectory.Folder("aggregate-store")
             let database = try new.open()
             var upgraded: [[String]] = []
             var versions: [String?] = [database.schemaVersion().applied]
             for steps in 1...4 {
-                let old = try TemporaryDirectory()
+                let old = try ScratchDirectory.Folder("aggregate-store")
                 try Self.releasedMigrator(upTo: steps).migrate(try DatabaseQueue(path: old.databaseURL.path))
                 let opened = try old.open()
                 versions.append(opened.schemaVersion().applied)

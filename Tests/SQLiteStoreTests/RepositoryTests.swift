@@ -17,7 +17,7 @@ struct RepositoryTests {
     func snapshots() async throws {
         let saved = SourceSnapshot(source: .testing("weather"), items: Self.items, savedAt: Date(timeIntervalSince1970: 1_800_000_000))
         let (plain, dune, other) = try await blocking {
-            let repository = SQLiteSourceSnapshotRepository(database: try TemporaryDirectory().open())
+            let repository = SQLiteSourceSnapshotRepository(database: try ScratchDirectory.Folder("aggregate-store").open())
             try repository.saveLastGood(saved)
             try repository.saveLastGood(SourceSnapshot(source: .testing("weather"), variant: "dune", items: [], savedAt: Date()))
             return (try repository.lastGood(of: .testing("weather"), variant: ""),
@@ -32,7 +32,7 @@ struct RepositoryTests {
     @Test("history: the first run is all new and says so; later runs report only unseen ids, per source")
     func history() async throws {
         let (first, second, other) = try await blocking {
-            let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
+            let history = SQLiteSeenItemsRepository(database: try ScratchDirectory.Folder("aggregate-store").open())
             return (try history.recordSeen(by: .testing("feed"), itemIDs: ["a", "b"], at: Date()),
                     try history.recordSeen(by: .testing("feed"), itemIDs: ["b", "c"], at: Date()),
                     try history.recordSeen(by: .testing("other"), itemIDs: ["a"], at: Date()))
@@ -46,7 +46,7 @@ struct RepositoryTests {
     func markSeen() async throws {
         let ids = (0..<5000).map { "id-\($0)" } + ["quote\"d", "back\\slash", "日本", ""]
         let next = try await blocking {
-            let history = SQLiteSeenItemsRepository(database: try TemporaryDirectory().open())
+            let history = SQLiteSeenItemsRepository(database: try ScratchDirectory.Folder("aggregate-store").open())
             try history.markSeen([SeenBatch(source: .testing("log"), itemIDs: ids)], at: Date())
             // A repeat is ignored; several sources go in one call, each under its own key, an empty one skipped.
             try history.markSeen([SeenBatch(source: .testing("log"), itemIDs: ["id-1"]),
@@ -66,7 +66,7 @@ struct RepositoryTests {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         // Every step is SQLite, so it runs on a thread of its own; the values come back for the expectations.
         let (stats, onlyB, removedA, k3Kept, historyRemoved, restRemoved, after) = try await blocking {
-            let database = try TemporaryDirectory().open()
+            let database = try ScratchDirectory.Folder("aggregate-store").open()
             let store = SQLiteResponseCacheStore(database: database)
             for (key, source, fresh) in [("k1", "a", true), ("k2", "a", false), ("k3", "b", true)] {
                 try store.store(StoredResponse(status: 200, headers: [], body: Data(repeating: 1, count: 100), storedAt: now,

@@ -9,7 +9,7 @@ struct SQLiteMoviesQueriesRepositoryTests {
     @Test("most recent first, and a repeated query moves to the front instead of appearing twice")
     func order() async throws {
         let (all, two) = try await blocking {
-            let repository = SQLiteMoviesQueriesRepository(database: try TemporaryDirectory().open(), source: .testing("movies"))
+            let repository = SQLiteMoviesQueriesRepository(database: try ScratchDirectory.Folder("aggregate-store").open(), source: .testing("movies"))
             for query in ["Dune", "Alien", "  dune ", "Heat"] { try repository.saveRecentQuery(query) }
             return (try repository.recentQueries(maxCount: 10), try repository.recentQueries(maxCount: 2))
         }
@@ -20,7 +20,7 @@ struct SQLiteMoviesQueriesRepositoryTests {
     @Test("at most 20 are kept, and blank queries are ignored")
     func limit() async throws {
         let recent = try await blocking {
-            let repository = SQLiteMoviesQueriesRepository(database: try TemporaryDirectory().open(), source: .testing("movies"))
+            let repository = SQLiteMoviesQueriesRepository(database: try ScratchDirectory.Folder("aggregate-store").open(), source: .testing("movies"))
             for number in 1...25 { try repository.saveRecentQuery("q\(number)") }
             try repository.saveRecentQuery("   ")
             return try repository.recentQueries(maxCount: 100)
@@ -32,7 +32,7 @@ struct SQLiteMoviesQueriesRepositoryTests {
     @Test("each source has its own list, and the list survives reopening the database")
     func scopedAndPersistent() async throws {
         let (a, b) = try await blocking {
-            let directory = try TemporaryDirectory()
+            let directory = try ScratchDirectory.Folder("aggregate-store")
             let database = try directory.open()
             try SQLiteMoviesQueriesRepository(database: database, source: .testing("a")).saveRecentQuery("Dune")
             try SQLiteMoviesQueriesRepository(database: database, source: .testing("b")).saveRecentQuery("Heat")

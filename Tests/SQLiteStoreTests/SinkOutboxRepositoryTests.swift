@@ -13,7 +13,7 @@ struct SinkOutboxRepositoryTests {
     @Test("only items a sink never saw are queued, in order, in batches; each sink has its own history")
     func enqueue() async throws {
         let (first, second, other) = try await blocking {
-            let outbox = SQLiteSinkOutboxRepository(database: try TemporaryDirectory().open())
+            let outbox = SQLiteSinkOutboxRepository(database: try ScratchDirectory.Folder("aggregate-store").open())
             let first = try outbox.enqueue(sink: "hook", items: Self.items(["a", "b", "c"]), batchSize: 2, at: Date())
             let second = try outbox.enqueue(
                 sink: "hook", items: Self.items(["b", "d", "d"]) + Self.items(["b"], source: "blog"), batchSize: 2, at: Date())
@@ -31,7 +31,7 @@ struct SinkOutboxRepositoryTests {
     func lifecycle() async throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let result = try await blocking {
-            let outbox = SQLiteSinkOutboxRepository(database: try TemporaryDirectory().open())
+            let outbox = SQLiteSinkOutboxRepository(database: try ScratchDirectory.Folder("aggregate-store").open())
             let queued = try outbox.enqueue(sink: "hook", items: Self.items(["a", "b", "c"]), batchSize: 1, at: now)
             try outbox.markDelivered(queued[0].id, at: now)
             try outbox.markFailed(queued[1].id, error: "HTTP 503", permanently: false, notBefore: now + 60, at: now)

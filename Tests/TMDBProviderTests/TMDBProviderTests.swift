@@ -7,30 +7,23 @@ import Testing
 
 @Suite("TMDB provider options")
 struct TMDBProviderTests {
-    func problems(_ options: JSONValue, query: String? = nil) -> [ManifestProblem] {
-        do {
-            _ = try TMDBProvider().makeSource(.testing(options: options, query: query))
-            return []
-        } catch {
-            return error.problems
-        }
-    }
+    let provider = TMDBProvider()
 
     func messages(_ options: JSONValue) -> [String: String] {
-        Dictionary(problems(options).map { ($0.path, $0.message) }, uniquingKeysWith: { $0 + "; " + $1 })
+        Dictionary(provider.optionProblems(options).map { ($0.path, $0.message) }, uniquingKeysWith: { $0 + "; " + $1 })
     }
 
     @Test("complete entries build a source, in every mode and with either credential")
     func valid() {
-        #expect(problems(["query": "Inception", "apiKey": "k"]).isEmpty)
-        #expect(problems(["apiKey": "k"]).isEmpty, "the query may come from --query at run time")
-        #expect(problems([
+        #expect(provider.optionProblems(["query": "Inception", "apiKey": "k"]).isEmpty)
+        #expect(provider.optionProblems(["apiKey": "k"]).isEmpty, "the query may come from --query at run time")
+        #expect(provider.optionProblems([
             "mode": "search", "query": "Alien", "pages": 20, "language": "en-US", "region": "us",
             "includeAdult": false, "year": 1979, "accessToken": "t", "imageBaseURL": "https://image.tmdb.org/t/p/w185",
             "baseURL": "https://api.themoviedb.org", "maxRetries": 0,
         ]).isEmpty)
         for mode in ["popular", "top_rated", "now_playing", "trending"] {
-            #expect(problems(["mode": .string(mode), "apiKey": "k", "pages": 2, "language": "fr"]).isEmpty)
+            #expect(provider.optionProblems(["mode": .string(mode), "apiKey": "k", "pages": 2, "language": "fr"]).isEmpty)
         }
         #expect(TMDBProvider().name == "tmdb")
         #expect(TMDBProvider().acceptsQuery)
@@ -38,10 +31,10 @@ struct TMDBProviderTests {
 
     @Test("exactly one credential: none, both, or an empty one is reported at its JSON path")
     func credentials() {
-        #expect(problems(["query": "x"]).map(\.path) == ["sources[0].options.apiKey"])
-        #expect(problems(["query": "x", "apiKey": "k", "accessToken": "t"]).map(\.path)
+        #expect(provider.optionProblems(["query": "x"]).map(\.path) == ["sources[0].options.apiKey"])
+        #expect(provider.optionProblems(["query": "x", "apiKey": "k", "accessToken": "t"]).map(\.path)
             == ["sources[0].options.accessToken"])
-        #expect(problems(["query": "x", "apiKey": " "]).map(\.path) == ["sources[0].options.apiKey"])
+        #expect(provider.optionProblems(["query": "x", "apiKey": " "]).map(\.path) == ["sources[0].options.apiKey"])
     }
 
     @Test("bad values name the exact place and what is allowed")
@@ -59,7 +52,7 @@ struct TMDBProviderTests {
         #expect(found["sources[0].options.imageBaseURL"]?.contains("http://") == true)
         #expect(found["sources[0].options.page"]?.contains("did you mean 'pages'") == true)
         #expect(found["sources[0].options.maxRetries"]?.contains("between 0 and 10") == true)
-        #expect(problems(["query": "x", "apiKey": "k", "pages": 0]).map(\.path) == ["sources[0].options.pages"])
+        #expect(provider.optionProblems(["query": "x", "apiKey": "k", "pages": 0]).map(\.path) == ["sources[0].options.pages"])
     }
 
     @Test("search-only options are refused in list modes, and an empty query anywhere")
@@ -74,7 +67,7 @@ struct TMDBProviderTests {
 
     @Test("a credential is refused over plain http to a host that is not loopback, without quoting it")
     func plainHTTP() throws {
-        let found = problems(["query": "x", "accessToken": .string(accessToken), "baseURL": "http://api.themoviedb.org"])
+        let found = provider.optionProblems(["query": "x", "accessToken": .string(accessToken), "baseURL": "http://api.themoviedb.org"])
         let problem = try #require(found.first)
         #expect(found.count == 1)
         #expect(problem.path == "sources[0].options.baseURL")

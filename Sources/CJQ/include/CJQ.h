@@ -8,8 +8,8 @@
 /// `process`), so that output is byte for byte what `jq -r` prints. Its refcounting stays here, in C, where
 /// every `jv` is owned by exactly one line.
 ///
-/// Not thread-safe: a filter must be used by one thread at a time, and (for jq 1.6 builds whose thread-local
-/// state is broken, jqlang/jq#2483) the Swift side serialises every call into libjq with one lock.
+/// Not thread-safe: a filter must be used by one thread at a time (JQExpression's lock); separate filters may run
+/// at once (docs/ARCHITECTURE.md, "The jq lock").
 #if defined(__has_include)
 #if !__has_include(<jq.h>)
 #error "aggregate needs libjq for --jq: install libjq-dev (Debian/Ubuntu: apt-get install libjq-dev; Fedora: jq-devel; macOS: brew install jq)"

@@ -23,12 +23,7 @@ enum SourceRunner {
 
     /// The problems `makeSource` reports for `options` (empty when valid).
     static func problems(_ options: JSONValue, provider: FilesProvider = FilesProvider()) -> [String] {
-        do throws(ManifestError) {
-            _ = try provider.makeSource(configuration(options, in: URL(fileURLWithPath: "/tmp")))
-            return []
-        } catch {
-            return error.problems.map(\.description)
-        }
+        provider.optionProblems(configuration(options, in: URL(fileURLWithPath: "/tmp"))).map(\.description)
     }
 }
 

@@ -7,15 +7,12 @@ import Testing
 /// `aggregate serve`, the built binary, as a service manager runs it.
 @Suite("aggregate serve, the binary")
 struct ServeCommandTests {
-    static var binary: URL {
-        let testBinary = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return testBinary.deletingLastPathComponent().appendingPathComponent("aggregate")
-    }
+    static let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
 
     static func sandbox() throws -> (directory: URL, environment: [String: String]) {
         let directory = ScratchDirectory.path("aggregate-serve-cli")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
-        try Data(ndjson([("n1", "One", nil)]).utf8).write(to: directory.appendingPathComponent("data/notes.ndjson"))
+        try Data((#"{"id": "n1", "title": "One"}"# + "\n").utf8).write(to: directory.appendingPathComponent("data/notes.ndjson"))
         try Data("""
             {"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}]}
             """.utf8).write(to: directory.appendingPathComponent("manifest.json"))
@@ -30,10 +27,10 @@ struct ServeCommandTests {
     func refusedWithoutToken() async throws {
         let (directory, environment) = try Self.sandbox()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let refused = try await ProcessRunner.run(Self.binary, ["serve", "--listen", "0.0.0.0:0"], environment: environment)
+        let refused = try await ProcessRunner.run(Aggregate.binary, ["serve", "--listen", "0.0.0.0:0"], environment: environment)
         #expect(refused.status == 64)
         #expect(refused.stderr.contains("token"))
-        let bad = try await ProcessRunner.run(Self.binary, ["serve", "--listen", "nonsense"], environment: environment)
+        let bad = try await ProcessRunner.run(Aggregate.binary, ["serve", "--listen", "nonsense"], environment: environment)
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--listen"))
     }
@@ -45,28 +42,28 @@ struct ServeCommandTests {
         let secret = "cli-token-3f9a7c1e"
         var environment = baseEnvironment
         environment["AGGREGATE_SERVE_TOKEN"] = secret
-        let process = try LiveProcess.start(Self.binary, ["serve", "--listen", "127.0.0.1:0", "--verbose"], environment: environment)
+        let process = try LiveProcess.start(Aggregate.binary, ["serve", "--listen", "127.0.0.1:0", "--verbose"], environment: environment)
         #expect(await process.waitFor { _, stderr in stderr.contains("serving http://") })
         let port = try #require(await Self.port(of: process))
         let base = "http://127.0.0.1:\(port)"
 
         var request = HTTPClientRequest(url: base + "/api/report")
-        #expect(try await ServeHarness.client.execute(request, timeout: .seconds(30)).status.code == 401)
+        #expect(try await Self.client.execute(request, timeout: .seconds(30)).status.code == 401)
         request.headers.add(name: "Authorization", value: "Bearer \(secret)")
         var ready = false
         for _ in 0..<600 where !ready {
-            let response = try await ServeHarness.client.execute(HTTPClientRequest(url: base + "/readyz"), timeout: .seconds(30))
+            let response = try await Self.client.execute(HTTPClientRequest(url: base + "/readyz"), timeout: .seconds(30))
             ready = response.status.code == 200
             if !ready { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let report = try await ServeHarness.client.execute(request, timeout: .seconds(30))
+        let report = try await Self.client.execute(request, timeout: .seconds(30))
         #expect(report.status.code == 200)
         let body = String(buffer: try await report.body.collect(upTo: 1 << 20))
         #expect(body.contains(#""id":"n1""#))
 
         var events = HTTPClientRequest(url: base + "/events")
         events.headers.add(name: "Authorization", value: "Bearer \(secret)")
-        let stream = try await ServeHarness.client.execute(events, timeout: .seconds(60))
+        let stream = try await Self.client.execute(events, timeout: .seconds(60))
         #expect(stream.status.code == 200)
         process.signal(SIGTERM)
         var streamEnded = false
