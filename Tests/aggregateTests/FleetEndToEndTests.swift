@@ -208,6 +208,8 @@ struct FleetEndToEndTests {
                 pids.withLock { $0.count } == 1 && server.requests.count == 2
             }
             #expect(ran, "both sources ran once")
+            let registered = try await fleet.awaitStatus { ($0["workers"] as? [[String: Any]])?.count == 2 }
+            #expect(registered, "both workers registered")
             // A third source in the first worker's file, then SIGHUP: its manifest becomes the fleet's.
             try Data(Self.manifest(sources: 3, server: server).utf8).write(to: URL(fileURLWithPath: fleet.sandbox.manifestPath))
             kill(pid, SIGHUP)

@@ -106,6 +106,13 @@ struct WorkerCommand: ParsableCommand {
                 once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output,
                 reload: reload),
             observer: lines)
+        // Signals are heard from before the worker starts: one that comes while it registers is not lost, and
+        // SIGHUP's default action (ending the process) never applies.
+        let interruption = Interruption()
+        interruption.cancellation.onCancel { worker.stop() }
+        Reload.onHangUp {
+            if let container = reload() { worker.adopt(container) }
+        }
         let started = Date()
         do throws(FleetError) {
             let registration = try worker.start()
@@ -114,11 +121,6 @@ struct WorkerCommand: ParsableCommand {
             Terminal.writeError("aggregate: \(error)\n")
             if case .manifestDiffers = error { throw ExitCode(ExitStatus.invalidManifest) }
             throw ExitCode(ExitStatus.sourcesFailed)
-        }
-        let interruption = Interruption()
-        interruption.cancellation.onCancel { worker.stop() }
-        Reload.onHangUp {
-            if let container = reload() { worker.adopt(container) }
         }
         let summary = worker.wait()  // the main thread's one blocking join; the worker runs on its own threads
         writer?.flush()
