@@ -57,14 +57,18 @@ def start(arguments, store):
     environment = dict(os.environ, AGGREGATE_HOME=tempfile.mkdtemp(dir=work), NO_COLOR="1")
     if store:
         environment["AGGREGATE_STORE"] = store
-    return subprocess.Popen([binary] + arguments, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # stderr to a file: a pipe nobody reads until the end fills up and stops the process writing to it.
+    log = tempfile.NamedTemporaryFile(dir=work, delete=False)
+    process = subprocess.Popen([binary] + arguments, env=environment, stdout=subprocess.DEVNULL, stderr=log)
+    process.log = log.name
+    return process
 
 
 def finish(process):
     _, status, usage = os.wait4(process.pid, 0)
-    stderr = process.stderr.read().decode()
+    stderr = open(process.log).read()
     code = os.waitstatus_to_exitcode(status)
-    if code != 0:
+    if code != 0 or "warning" in stderr:
         sys.exit(f"aggregate exited {code}: {stderr[-2000:]}")
     return usage.ru_utime + usage.ru_stime
 
