@@ -1,5 +1,6 @@
 @testable import App
 import Foundation
+import ProviderTesting
 import Testing
 
 @Suite("Which store a process uses")
@@ -34,5 +35,19 @@ struct StoreLocationTests {
             #expect(!message.contains("hunter2"), "\(message)")
         }
         if case .invalid(let message) = missing { #expect(message.contains("$DATABASE_URL")) }
+    }
+
+    @Test("one opener: a SQLite file gives every repository and what store info prints; an invalid store says why")
+    func opening() throws {
+        let file = try ScratchDirectory.make("store-open").appendingPathComponent("aggregate.sqlite")
+        let (opened, warnings) = StoreLocation.sqlite(file).open()
+        let store = try #require(opened)
+        #expect(warnings.isEmpty && !store.isShared && store.fleet == nil)
+        #expect(try store.info() == ["store: SQLite (one machine)", "file: \(file.path)"])
+        #expect(try store.maintenance.stats(sourceID: nil, now: Date()).isEmpty)
+        #expect(try store.outbox.counts().isEmpty)
+
+        let (none, why) = StoreLocation.invalid("the store must be a postgres://user@host:port/database URL").open()
+        #expect(none == nil && why == ["the store must be a postgres://user@host:port/database URL"])
     }
 }
