@@ -13,9 +13,6 @@ final class StoreHandle: Sendable {
     let location: StoreLocation
     private let state = Mutex(State.closed)
 
-    /// Names the store (a key for work on it, and for messages): never a password.
-    var path: String { location.description }
-
     init(location: StoreLocation) {
         self.location = location
     }

@@ -49,8 +49,9 @@ enum StoreLocation: Sendable, Hashable {
         if case .sqlite = self { false } else { true }
     }
 
-    /// For messages and keys: a path or a URL without its password.
-    var description: String {
+    /// The store's one name, for messages and for keys of work on it (a sink's lane): the SQLite file's path,
+    /// or the URL without its password.
+    var displayName: String {
         switch self {
         case .sqlite(let url): url.path
         case .postgres(let url): url.redacted

@@ -27,7 +27,7 @@ public struct StoreService: Sendable {
         let location = StoreLocation.resolve(manifestAt: manifestURL, environment: environment)
         let place = switch location {
         case .sqlite(let file): file.deletingLastPathComponent().path
-        case .postgres: location.description
+        case .postgres: location.displayName
         case .invalid: "AGGREGATE_STORE"
         }
         let (store, warnings) = location.open()

@@ -17,7 +17,7 @@ struct StoreLocationTests {
 
         guard case .postgres(let url) = fromManifest else { Issue.record("expected PostgreSQL: \(fromManifest)"); return }
         #expect(url.host == "db.internal" && url.database == "agg")
-        #expect(fromManifest.description == "postgres://team:***@db.internal:5432/agg")
+        #expect(fromManifest.displayName == "postgres://team:***@db.internal:5432/agg")
         guard case .postgres(let other) = fromEnvironment else { Issue.record("expected PostgreSQL"); return }
         #expect(other.host == "db2")
         guard case .sqlite(let file) = neither else { Issue.record("expected SQLite"); return }

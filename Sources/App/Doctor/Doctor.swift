@@ -82,9 +82,9 @@ public struct Doctor: Sendable {
             return [DoctorCheck(.failed, "store", message, fix: "set AGGREGATE_STORE or the manifest's store.url to a postgres:// URL")]
         case .postgres:
             let (store, warnings) = location.open()
-            if store != nil { return [DoctorCheck(.passed, "store", "PostgreSQL store \(location.description) is reachable")] }
+            if store != nil { return [DoctorCheck(.passed, "store", "PostgreSQL store \(location.displayName) is reachable")] }
             return [DoctorCheck(
-                .failed, "store", "PostgreSQL store \(location.description) cannot be used: \(warnings.first ?? "unknown reason")",
+                .failed, "store", "PostgreSQL store \(location.displayName) cannot be used: \(warnings.first ?? "unknown reason")",
                 fix: "start the server or correct the URL; `aggregate store setup` prepares a new database")]
         case .sqlite(let file):
             return sqliteChecks(file)
