@@ -20,7 +20,7 @@ extension AppDIContainer {
             throw .selection(error)
         }
         let (opened, warnings) = store.open()
-        guard let opened else { throw .storeUnavailable(store.path, warnings: warnings) }
+        guard let opened else { throw .storeUnavailable(store.location.displayName, warnings: warnings) }
         var rows: [(source: String, query: String)] = []
         for sourceID in ids {
             guard let source = manifest.source(id: sourceID) else { continue }

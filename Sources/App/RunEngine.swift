@@ -134,7 +134,7 @@ extension AppDIContainer {
                 // An interrupted run offers nothing: what its sources delivered is partial, and it must end now.
                 guard let offer, cancellation?.isCancelled != true else { return completion(outcome) }
                 offer.deliver(
-                    outbox: outbox, directory: sinkDirectory, storeKey: store.path,
+                    outbox: outbox, directory: sinkDirectory, storeKey: store.location.displayName,
                     send: request.cacheMode != .offline, cancellation: cancellation ?? CancellationToken()
                 ) { sinks in
                     var delivered = outcome

@@ -7,7 +7,7 @@ import Synchronization
 /// What the persistent store adds to one run.
 ///
 /// Before: each HTTP source gets its response-cache policy (`services(for:identity:)`), which the container
-/// composes around the source's live HTTP client (`SourceHTTPClients`). After (`finish`):
+/// composes around the source's live HTTP client (`SourceHTTPClients`). After (`applyCache`, `applyHistory`):
 /// - each source's `cache` status is filled in;
 /// - a source that ended `ok` leaves its items as the last good copy;
 /// - a source that failed for a reason a later try may not have (network, 5xx, rate limit, timeout, the
@@ -47,11 +47,6 @@ final class RunStorage: Sendable {
     private let sharedHistory: Bool
     /// The run's sources are claimed by this process (`RunRequest.claimed`): fetches take no lease.
     private let claimed: Bool
-
-    /// - Parameter database: nil runs without a store (it could not be opened): no cache, no history.
-    convenience init(database: AppDatabase?, mode: CacheMode = .normal, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(store: database.map(OpenedStore.sqlite), mode: mode, now: now)
-    }
 
     /// - Parameter store: nil runs without a store (it could not be opened): no cache, no history.
     convenience init(
@@ -100,17 +95,10 @@ final class RunStorage: Sendable {
         return SourceServices(moviesQueries: moviesQueries, responseCache: policy)
     }
 
-    /// Applies the cache, the last good copy and the history to a finished source (see the type's comment):
-    /// as soon as it is done, sources being independent of each other here.
-    /// - Parameters:
-    ///   - query: the run's `--query`: last good copies are kept per query.
-    ///   - newOnly: `--new`.
-    func finish(_ report: SourceReport, query: String?, newOnly: Bool, notes: inout [String]) -> SourceReport {
-        applyHistory(to: applyCache(to: report, query: query, notes: &notes), newOnly: newOnly, notes: &notes)
-    }
-
-    /// `finish`'s first half: the cache status, and the last good copy kept or served. What it leaves are the
-    /// source's items of this run, before `--new` (what a sink is offered).
+    /// A finished source's first half of the store's part (see the type's comment), as soon as it is done,
+    /// sources being independent of each other here: the cache status, and the last good copy kept or served
+    /// (per `query`, the run's `--query`). What it leaves are the source's items of this run, before `--new`
+    /// (what a sink is offered); `applyHistory` is the second half.
     func applyCache(to report: SourceReport, query: String?, notes: inout [String]) -> SourceReport {
         var source = report
         if let activity = activities.withLock({ $0[source.id] }) {
@@ -127,7 +115,8 @@ final class RunStorage: Sendable {
         return source
     }
 
-    /// `finish`'s second half: the items recorded in the history and, with `newOnly`, only the new ones kept.
+    /// The store's part's second half (after `applyCache`): the items recorded in the history and, with
+    /// `newOnly`, only the new ones kept.
     func applyHistory(to report: SourceReport, newOnly: Bool, notes: inout [String]) -> SourceReport {
         var source = report
         if history != nil || newOnly {
@@ -212,9 +201,6 @@ final class RunStorage: Sendable {
             return (nil, "the item history could not be updated: \(error.message)")
         }
     }
-
-    /// Whether `services(for:identity:)` registered `sourceID` this run.
-    func isRegistered(_ sourceID: String) -> Bool { identity(of: sourceID) != nil }
 
     private func identity(of sourceID: String) -> SourceIdentity? {
         identities.withLock { $0[sourceID] }

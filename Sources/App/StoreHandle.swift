@@ -1,7 +1,5 @@
 import Domain
 import Foundation
-import PostgresStore
-import SQLiteStore
 import Synchronization
 
 /// The container's store: opened once, by the first run or command that needs it, and shared by every
@@ -14,9 +12,6 @@ final class StoreHandle: Sendable {
 
     let location: StoreLocation
     private let state = Mutex(State.closed)
-
-    /// Names the store (a key for work on it, and for messages): never a password.
-    var path: String { location.description }
 
     init(location: StoreLocation) {
         self.location = location
@@ -33,28 +28,12 @@ final class StoreHandle: Sendable {
         if case .opened(let store) = state.withLock({ $0 }) { return (store, []) }
         // Opening can wait for another process or the network: not under the lock. Two first calls at once
         // both open; the first to finish is kept, the other is dropped.
-        let (store, warnings) = Self.open(location)
-        if store == nil, location.isShared { return (nil, warnings) }
+        let (store, warnings) = location.open()
+        if store == nil, location.isShared { return (nil, warnings.map { "the store cannot be used: \($0)" }) }
         return state.withLock { state in
             if case .opened(let kept) = state { return (kept, []) }
             state = .opened(store)
             return (store, warnings)
-        }
-    }
-
-    private static func open(_ location: StoreLocation) -> (OpenedStore?, [String]) {
-        switch location {
-        case .sqlite(let url):
-            let (database, warnings) = AppDatabase.openRecovering(at: url)
-            return (database.map(OpenedStore.sqlite), warnings)
-        case .postgres(let url):
-            do throws(SourceError) {
-                return (OpenedStore.postgres(try PostgresStoreDatabase.open(url)), [])
-            } catch {
-                return (nil, ["the store cannot be used: \(error.message)"])
-            }
-        case .invalid(let message):
-            return (nil, ["the store cannot be used: \(message)"])
         }
     }
 }

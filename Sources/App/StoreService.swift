@@ -1,9 +1,7 @@
 import Domain
 import Foundation
-import PostgresStore
 import ProviderKit
 import SQLiteStore
-import StoreSupport
 
 /// `aggregate cache` and `aggregate history`: the store's statistics and clearing, behind the composition
 /// root so the executable names no persistence type.
@@ -12,24 +10,13 @@ import StoreSupport
 /// data for, or one the manifest defines (when there is a valid one). Anything else is a slip, refused
 /// with the ids there are, instead of clearing nothing and saying so.
 public struct StoreService: Sendable {
-    private let maintenance: any StoreMaintaining
+    private let store: OpenedStore
     /// The sinks' outbox (`aggregate sinks`).
-    let outbox: any SinkOutboxRepository
-    /// The fleet's schedule (`aggregate fleet status`): a shared store only.
-    private let fleet: (any FleetScheduleRepository)?
+    var outbox: any SinkOutboxRepository { store.outbox }
 
-    /// Where the store lives, for messages: a directory, or a PostgreSQL URL without its password.
+    /// Where the store lives, for "the store in …" messages: the data directory holding the SQLite file (what
+    /// `AGGREGATE_HOME` names), else the store's display name (a PostgreSQL URL without its password).
     public let location: String
-
-    private init(
-        maintenance: any StoreMaintaining, outbox: any SinkOutboxRepository, fleet: (any FleetScheduleRepository)? = nil,
-        location: String
-    ) {
-        self.maintenance = maintenance
-        self.outbox = outbox
-        self.fleet = fleet
-        self.location = location
-    }
 
     /// Opens the store: the shared one `AGGREGATE_STORE` or the manifest's `store.url` names (`manifestURL`:
     /// read when it is a valid manifest), else the SQLite file in the data directory (`$AGGREGATE_HOME`, …),
@@ -37,36 +24,20 @@ public struct StoreService: Sendable {
     public static func open(
         manifestAt manifestURL: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (service: StoreService?, warnings: [String], location: String) {
-        let directory = DataDirectory.resolve(environment: environment)
-        switch StoreLocation.resolve(manifestAt: manifestURL, environment: environment) {
-        case .sqlite(let url):
-            let (database, warnings) = AppDatabase.openRecovering(at: url)
-            let service = database.map {
-                StoreService(
-                    maintenance: SQLiteStoreMaintenance(database: $0), outbox: SQLiteSinkOutboxRepository(database: $0),
-                    location: directory.url.path)
-            }
-            return (service, warnings, directory.url.path)
-        case .postgres(let url):
-            do throws(SourceError) {
-                let database = try PostgresStoreDatabase.open(url)
-                let service = StoreService(
-                    maintenance: PostgresStoreMaintenance(database: database),
-                    outbox: PostgresSinkOutboxRepository(database: database),
-                    fleet: PostgresFleetSchedule(database: database), location: url.redacted)
-                return (service, [], url.redacted)
-            } catch {
-                return (nil, [error.message], url.redacted)
-            }
-        case .invalid(let message):
-            return (nil, [message], "AGGREGATE_STORE")
+        let location = StoreLocation.resolve(manifestAt: manifestURL, environment: environment)
+        let place = switch location {
+        case .sqlite(let file): file.deletingLastPathComponent().path
+        case .postgres: location.displayName
+        case .invalid: "AGGREGATE_STORE"
         }
+        let (store, warnings) = location.open()
+        return (store.map { StoreService(store: $0, location: place) }, warnings, place)
     }
 
     /// The fleet's workers and schedule (`aggregate fleet status`); nil for the SQLite store, which has no fleet.
     /// - Parameter recentSeconds: workers seen within this long are listed.
     public func fleetStatus(recentSeconds: Double) throws(SourceError) -> FleetStatus? {
-        try fleet?.status(recentSeconds: recentSeconds)
+        try store.fleet?.status(recentSeconds: recentSeconds)
     }
 
     /// Refuses a `--source` that is neither in the store nor among `manifestSources`.
@@ -74,7 +45,7 @@ public struct StoreService: Sendable {
         guard let source, !manifestSources.contains(source) else { return }
         let stored: [String]
         do throws(SourceError) {
-            stored = try maintenance.stats(sourceID: nil, now: Date()).map(\.sourceID)
+            stored = try store.maintenance.stats(sourceID: nil, now: Date()).map(\.sourceID)
         } catch {
             throw .storeUnreadable(error.message)
         }
@@ -84,17 +55,17 @@ public struct StoreService: Sendable {
 
     /// The `cache stats` table: a header row and one row per source.
     public func statsRows(source: String?, now: Date = Date()) throws(SourceError) -> [[String]] {
-        StoreReport.statsRows(try maintenance.stats(sourceID: source, now: now), now: now)
+        StoreReport.statsRows(try store.maintenance.stats(sourceID: source, now: now), now: now)
     }
 
     /// Clears stored responses and last good copies; returns the sentence to print.
     public func clearCache(source: String?) throws(SourceError) -> String {
-        StoreReport.cleared(try maintenance.clearCache(sourceID: source), cache: true, sourceID: source)
+        StoreReport.cleared(try store.maintenance.clearCache(sourceID: source), cache: true, sourceID: source)
     }
 
     /// Clears the `--new` history; returns the sentence to print.
     public func clearHistory(source: String?) throws(SourceError) -> String {
-        StoreReport.cleared(try maintenance.clearHistory(sourceID: source), cache: false, sourceID: source)
+        StoreReport.cleared(try store.maintenance.clearHistory(sourceID: source), cache: false, sourceID: source)
     }
 }
 

@@ -1,7 +1,5 @@
 import Domain
 import Foundation
-import PostgresStore
-import SQLiteStore
 
 /// `aggregate store info|migrate`: which store this environment and manifest point at, opened (which creates
 /// or upgrades its schema) and described, without running anything. Nothing printed holds a password.
@@ -20,26 +18,14 @@ public enum StoreSetup {
     public static func describe(
         manifestAt manifestURL: URL?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Report {
-        switch StoreLocation.resolve(manifestAt: manifestURL, environment: environment) {
-        case .sqlite(let url):
-            let (database, warnings) = AppDatabase.openRecovering(at: url)
-            return Report(
-                lines: ["store: SQLite (one machine)", "file: \(url.path)"], problems: warnings, ok: database != nil)
-        case .postgres(let url):
-            do throws(SourceError) {
-                let database = try PostgresStoreDatabase.open(url)
-                defer { database.close() }
-                let (version, migrations) = try database.describe()
-                return Report(lines: [
-                    "store: PostgreSQL (shared by every process that names it)", "url: \(url.redacted)",
-                    "sslmode: \(url.sslMode.rawValue)", "server: PostgreSQL \(version)",
-                    "schema: \(migrations.joined(separator: ", ")) (up to date)",
-                ], ok: true)
-            } catch {
-                return Report(lines: ["store: PostgreSQL", "url: \(url.redacted)"], problems: [error.message], ok: false)
-            }
-        case .invalid(let message):
-            return Report(lines: [], problems: [message], ok: false)
+        let location = StoreLocation.resolve(manifestAt: manifestURL, environment: environment)
+        let (opened, warnings) = location.open()
+        guard let store = opened else { return Report(lines: location.summary, problems: warnings, ok: false) }
+        defer { store.close() }
+        do throws(SourceError) {
+            return Report(lines: try store.info(), problems: warnings, ok: true)
+        } catch {
+            return Report(lines: location.summary, problems: warnings + [error.message], ok: false)
         }
     }
 }

@@ -8,9 +8,9 @@ import Synchronization
 /// A source that has read no response cache by its first batch (files, programs, `cacheTTLSeconds: 0`)
 /// streams: each batch is recorded in the item history (and filtered by `--new`) and passed on at once.
 /// A source that has (HTTP) is held until it finishes, because its last good copy may replace what it
-/// delivered; then it is passed on whole (`RunStorage.finish`). Sources come out in the plan's order
-/// through an `OrderedHandoff` drained by a thread of its own: the first unfinished source streams, later
-/// ones wait their turn, and a fast source waits for a slow writer (back-pressure).
+/// delivered; then it is passed on whole (`RunStorage.applyCache`, then `applyHistory`). Sources come out in
+/// the plan's order through an `OrderedHandoff` drained by a thread of its own: the first unfinished source
+/// streams, later ones wait their turn, and a fast source waits for a slow writer (back-pressure).
 ///
 /// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
 /// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
@@ -351,12 +351,6 @@ final class StreamingRun: ItemStream {
                 }
                 return RunStorage.Outcome(report: finished, notes: sources.flatMap(\.notes), newItemIDs: newItemIDs)
             })
-        }
-    }
-
-    func outcome(_ report: AggregateReport) async -> RunStorage.Outcome {
-        await withCheckedContinuation { continuation in
-            outcome(report) { continuation.resume(returning: $0) }
         }
     }
 }

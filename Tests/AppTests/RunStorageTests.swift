@@ -42,7 +42,7 @@ struct RunStorageTests {
         _ loaded: AggregateReport, events: [CacheActivity.Event] = [.miss], mode: CacheMode = .normal, ttl: Double = 300,
         newOnly: Bool = false
     ) async -> RunStorage.Outcome {
-        let storage = RunStorage(database: database, mode: mode, now: { [clock] in clock.now })
+        let storage = RunStorage(store: .sqlite(database), mode: mode, now: { [clock] in clock.now })
         let services = storage.services(for: source(ttl: ttl), identity: .testing("weather"))
         for event in events { services.responseCache?.activity.record(event) }
         // SQLite work runs on a thread of its own, never on the shared pool the loopback servers need.
@@ -86,7 +86,7 @@ struct RunStorageTests {
 
     @Test("cacheTTLSeconds 0 turns the cache off for the source")
     func ttlZero() async {
-        let storage = RunStorage(database: database)
+        let storage = RunStorage(store: .sqlite(database))
         #expect(storage.services(for: source(ttl: 0), identity: .testing("weather")).responseCache == nil)
         #expect(storage.services(for: source(ttl: 1), identity: .testing("weather")).responseCache?.ttlSeconds == 1)
         let finished = await onOwnThread { storage.finishAll(report(.ok, items: ["a"])) }
@@ -123,7 +123,7 @@ struct RunStorageTests {
 
     @Test("offline without a response cache (TTL 0): nothing is sent; a source that asked is skipped, whatever it said")
     func offlineWithoutCache() async throws {
-        let storage = RunStorage(database: database, mode: .offline)
+        let storage = RunStorage(store: .sqlite(database), mode: .offline)
         let services = storage.services(for: source(ttl: 0), identity: .testing("weather"))
         #expect(services.responseCache == nil)
         let clients = SourceHTTPClients(live: NoNetwork(), offlineRefusal: services.offlineRefusal)
@@ -139,7 +139,7 @@ struct RunStorageTests {
         let finished = await onOwnThread { storage.finishAll(failed) }
         #expect(finished.report.sources.first?.status == .skipped)
 
-        let silent = RunStorage(database: database, mode: .offline)
+        let silent = RunStorage(store: .sqlite(database), mode: .offline)
         _ = silent.services(for: source(ttl: 0), identity: .testing("weather"))
         let unsent = await onOwnThread { silent.finishAll(report(.error, error: SourceError(.parse, "not a feed"))) }
         #expect(unsent.report.sources.first?.status == .error, "a source that sent nothing failed on its own")
@@ -161,7 +161,7 @@ struct RunStorageTests {
 
     @Test("without a store the run goes on: no cache, and --new says it cannot filter")
     func noStore() {
-        let storage = RunStorage(database: nil)
+        let storage = RunStorage(store: nil)
         #expect(storage.services(for: source(), identity: .testing("weather")).responseCache == nil)
         let finished = storage.finishAll(report(.ok, items: ["a"]), newOnly: true)
         #expect(finished.report.sources.first?.items.count == 1)
@@ -199,7 +199,9 @@ extension RunStorage {
         var notes: [String] = []
         var finished = report
         for index in finished.sources.indices {
-            finished.sources[index] = finish(finished.sources[index], query: query, newOnly: newOnly, notes: &notes)
+            // As StreamingRun does for a held source: the cache's part, then the history's.
+            let served = applyCache(to: finished.sources[index], query: query, notes: &notes)
+            finished.sources[index] = applyHistory(to: served, newOnly: newOnly, notes: &notes)
         }
         return Outcome(report: finished, notes: notes)
     }

@@ -27,7 +27,8 @@ struct SharedHistoryTests {
             descriptor: SourceDescriptor(id: "news", provider: "echo", timeoutSeconds: 5, concurrency: 1), status: .ok,
             items: ["a", "b"].map { Item(kind: .record, id: $0, title: $0) })
         var notes: [String] = []
-        let finished = storage.finish(report, query: nil, newOnly: true, notes: &notes)
+        let served = storage.applyCache(to: report, query: nil, notes: &notes)
+        let finished = storage.applyHistory(to: served, newOnly: true, notes: &notes)
         return (finished.items.map(\.id), notes)
     }
 

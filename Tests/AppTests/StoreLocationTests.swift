@@ -1,5 +1,6 @@
 @testable import App
 import Foundation
+import ProviderTesting
 import Testing
 
 @Suite("Which store a process uses")
@@ -16,7 +17,7 @@ struct StoreLocationTests {
 
         guard case .postgres(let url) = fromManifest else { Issue.record("expected PostgreSQL: \(fromManifest)"); return }
         #expect(url.host == "db.internal" && url.database == "agg")
-        #expect(fromManifest.description == "postgres://team:***@db.internal:5432/agg")
+        #expect(fromManifest.displayName == "postgres://team:***@db.internal:5432/agg")
         guard case .postgres(let other) = fromEnvironment else { Issue.record("expected PostgreSQL"); return }
         #expect(other.host == "db2")
         guard case .sqlite(let file) = neither else { Issue.record("expected SQLite"); return }
@@ -34,5 +35,19 @@ struct StoreLocationTests {
             #expect(!message.contains("hunter2"), "\(message)")
         }
         if case .invalid(let message) = missing { #expect(message.contains("$DATABASE_URL")) }
+    }
+
+    @Test("one opener: a SQLite file gives every repository and what store info prints; an invalid store says why")
+    func opening() throws {
+        let file = try ScratchDirectory.make("store-open").appendingPathComponent("aggregate.sqlite")
+        let (opened, warnings) = StoreLocation.sqlite(file).open()
+        let store = try #require(opened)
+        #expect(warnings.isEmpty && !store.isShared && store.fleet == nil)
+        #expect(try store.info() == ["store: SQLite (one machine)", "file: \(file.path)"])
+        #expect(try store.maintenance.stats(sourceID: nil, now: Date()).isEmpty)
+        #expect(try store.outbox.counts().isEmpty)
+
+        let (none, why) = StoreLocation.invalid("the store must be a postgres://user@host:port/database URL").open()
+        #expect(none == nil && why == ["the store must be a postgres://user@host:port/database URL"])
     }
 }

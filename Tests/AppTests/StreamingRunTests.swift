@@ -47,18 +47,21 @@ struct StreamingRunTests {
 
     /// One streamed run of `sources` (id → source), its items as written and its outcome.
     private func run(
-        _ sources: [(id: String, source: any ItemSource)], storage: RunStorage, newOnly: Bool = false
+        _ sources: [(id: String, source: any ItemSource)], storage: RunStorage, newOnly: Bool = false,
+        registered: Set<String> = []
     ) async -> (written: [String], outcome: RunStorage.Outcome) {
         let written = Written()
         let plan = sources.map { PlannedSource(descriptor: descriptor($0.id), plan: .load($0.source)) }
-        for source in sources where !storage.isRegistered(source.id) {  // as the plan does for every loaded source
+        for source in sources where !registered.contains(source.id) {  // as the plan does for every loaded source
             _ = storage.services(for: manifestSource(source.id, ttl: 0), identity: .testing(source.id))
         }
         let stream = StreamingRun(
             sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly,
             write: { index, items, _ in written.append(plan[index].descriptor.id, items) })
         let loaded = await AggregateSourcesUseCase().execute(plan, stream: stream)
-        let outcome = await stream.outcome(loaded)  // waits for the output and history threads
+        let outcome = await withCheckedContinuation { continuation in  // waits for the output and history threads
+            stream.outcome(loaded) { continuation.resume(returning: $0) }
+        }
         return (written.all, outcome)
     }
 
@@ -68,7 +71,7 @@ struct StreamingRunTests {
 
     @Test("sources come out in plan order even when a later one finishes first; reports keep counts, not items")
     func planOrder() async {
-        let storage = RunStorage(database: database)
+        let storage = RunStorage(store: .sqlite(database))
         let (written, outcome) = await run([
             ("slow", BatchesSource(batches: [["a", "b"], ["c"]], delay: 0.3)),
             ("fast", BatchesSource(batches: [["x"], ["y"]])),
@@ -80,7 +83,7 @@ struct StreamingRunTests {
 
     @Test("streamed items are recorded in the history, so a later --new run shows only new ones")
     func historyAndNew() async {
-        let storage = RunStorage(database: database)
+        let storage = RunStorage(store: .sqlite(database))
         let first = await run([("log", BatchesSource(batches: [["1", "2"], ["3"]]))], storage: storage, newOnly: true)
         #expect(first.written == ["log:1", "log:2", "log:3"])
         #expect(first.outcome.notes == ["log: first run with --new: all 3 items are new"])
@@ -96,7 +99,7 @@ struct StreamingRunTests {
 
     @Test("many small sources' ids, gathered into shared chunks, are all recorded in each source's own history")
     func historyOfManySources() async {
-        let storage = RunStorage(database: database)
+        let storage = RunStorage(store: .sqlite(database))
         let count = StreamingRun.maxGatheredSources * 2 + 3  // two full gatherings and a rest the run's end flushes
         let ids = (0..<count).map { "feed\($0)" }
         let plain = await run(ids.map { ($0, BatchesSource(batches: [["a", "b"]])) }, storage: storage)
@@ -111,15 +114,15 @@ struct StreamingRunTests {
     @Test("a source answered through the response cache is held, then served from its last good copy when it fails")
     func cachedSourceHeld() async throws {
         let clock = RunClock()
-        let good = RunStorage(database: database, now: { clock.now })
+        let good = RunStorage(store: .sqlite(database), now: { clock.now })
         let goodPolicy = try #require(good.services(for: manifestSource("api", ttl: 300), identity: .testing("api")).responseCache)
         let firstRun = await run(
             [("api", BatchesSource(batches: [["p1"], ["p2"]], beforeFirstBatch: { goodPolicy.activity.record(.miss) }))],
-            storage: good)
+            storage: good, registered: ["api"])
         #expect(firstRun.written == ["api:p1", "api:p2"])
 
         clock.advance(60)
-        let failing = RunStorage(database: database, now: { clock.now })
+        let failing = RunStorage(store: .sqlite(database), now: { clock.now })
         let policy = try #require(failing.services(for: manifestSource("api", ttl: 300), identity: .testing("api")).responseCache)
         struct Failing: ItemSource {
             let policy: ResponseCachePolicy
@@ -129,7 +132,7 @@ struct StreamingRunTests {
                 sink.fail(SourceError(.network, "connection refused"))
             }
         }
-        let secondRun = await run([("api", Failing(policy: policy))], storage: failing)
+        let secondRun = await run([("api", Failing(policy: policy))], storage: failing, registered: ["api"])
         // The partial page never went out: the last good copy replaced it.
         #expect(secondRun.written == ["api:p1", "api:p2"])
         #expect(secondRun.outcome.report.sources[0].status == .stale)

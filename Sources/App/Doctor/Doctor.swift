@@ -76,14 +76,15 @@ public struct Doctor: Sendable {
 
     /// The data directory and the store: writable, schema version and size (SQLite), or reachable (PostgreSQL).
     func storeChecks(manifestURL: URL?) -> [DoctorCheck] {
-        switch StoreLocation.resolve(manifestAt: manifestURL, environment: environment) {
+        let location = StoreLocation.resolve(manifestAt: manifestURL, environment: environment)
+        switch location {
         case .invalid(let message):
             return [DoctorCheck(.failed, "store", message, fix: "set AGGREGATE_STORE or the manifest's store.url to a postgres:// URL")]
-        case .postgres(let url):
-            let (service, warnings, location) = StoreService.open(manifestAt: manifestURL, environment: environment)
-            if service != nil { return [DoctorCheck(.passed, "store", "PostgreSQL store \(location) is reachable")] }
+        case .postgres:
+            let (store, warnings) = location.open()
+            if store != nil { return [DoctorCheck(.passed, "store", "PostgreSQL store \(location.displayName) is reachable")] }
             return [DoctorCheck(
-                .failed, "store", "PostgreSQL store \(url.redacted) cannot be used: \(warnings.first ?? "unknown reason")",
+                .failed, "store", "PostgreSQL store \(location.displayName) cannot be used: \(warnings.first ?? "unknown reason")",
                 fix: "start the server or correct the URL; `aggregate store setup` prepares a new database")]
         case .sqlite(let file):
             return sqliteChecks(file)

@@ -145,20 +145,6 @@ extension AggregateViewModel: AggregateObserver {
         }
     }
 
-    /// The run's last word: every source's final report after what happens once the sources are done
-    /// (the response cache's stale copies, `--new` filtering). It replaces what the sources reported, so the
-    /// renderers, fed from `report`, print exactly what the run decided.
-    public func runDidFinish(_ report: AggregateReport) {
-        update { store in
-            store.started = true
-            store.startedAt = report.generatedAt
-            store.order = report.sources.map(\.id)
-            store.rows = Dictionary(uniqueKeysWithValues: report.sources.map { ($0.id, SourceRow(report: $0)) })
-            store.reports = Dictionary(uniqueKeysWithValues: report.sources.map { ($0.id, $0) })
-            return true
-        }
-    }
-
     public func sourceDidFinish(_ report: SourceReport) {
         update { store in
             if let row = store.rows[report.id], row.isFinished { return false }

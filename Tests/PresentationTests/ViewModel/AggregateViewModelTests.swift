@@ -158,19 +158,4 @@ struct AggregateViewModelTests {
         #expect(observed.finishedCounts.last == count)
         #expect(viewModel.report?.sources.map(\.id) == descriptors.map(\.id))
     }
-
-    @Test("the run's final report replaces what the sources said, and becomes the report to render")
-    func runDidFinishReplaces() {
-        let viewModel = AggregateViewModel()
-        let descriptor = SourceDescriptor(id: "weather", provider: "openweather", timeoutSeconds: 1, concurrency: 1)
-        viewModel.aggregateDidStart([descriptor])
-        viewModel.sourceDidFinish(SourceReport(descriptor: descriptor, status: .error, error: SourceError(.network, "down")))
-        let stale = SourceReport(descriptor: descriptor, status: .stale, items: [Item(kind: .weather, id: "Seoul", title: "Seoul")],
-                                 message: "served from a copy 5 min old")
-        let final = AggregateReport(generatedAt: Date(timeIntervalSince1970: 100), sources: [stale])
-        viewModel.runDidFinish(final)
-        #expect(viewModel.report == final)
-        #expect(viewModel.state.rows.map(\.itemCount) == [1])
-        #expect(viewModel.state.isFinished)
-    }
 }
