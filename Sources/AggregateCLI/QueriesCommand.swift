@@ -41,7 +41,7 @@ struct QueriesCommand: ParsableCommand {
             print(TextColumns.format([["SOURCE", "QUERY"]] + rows.map { [$0.source, $0.query] }), terminator: "")
         }
         if rows.isEmpty {
-            Terminal.writeError("aggregate: no recent queries in \(container.dataDirectoryURL.path)\n")
+            Terminal.writeError("aggregate: no recent queries in \(container.storeDisplayName)\n")
         }
     }
 }

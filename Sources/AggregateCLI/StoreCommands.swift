@@ -32,7 +32,7 @@ struct StoreOptions: ParsableArguments {
             manifestAt: FileManager.default.fileExists(atPath: manifest.path) ? manifest : nil)
         for warning in warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
         guard let service else {
-            Terminal.writeError("aggregate: the store in \(location) cannot be opened\n")
+            Terminal.writeError("aggregate: \(location) cannot be opened\n")
             throw ExitCode(ExitStatus.sourcesFailed)
         }
         return service

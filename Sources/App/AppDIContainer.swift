@@ -205,8 +205,9 @@ public struct AppDIContainer: Sendable {
         SecretReferences(provider: registry.provider(named: source.provider), options: options, optionsPath: source.optionsPath)
     }
 
-    /// The data directory (`$AGGREGATE_HOME`, …) of this environment, for messages.
-    public var dataDirectoryURL: URL { DataDirectory.resolve(environment: environment).url }
+    /// The store's one name for messages (`StoreLocation.displayName`): the SQLite file, or the PostgreSQL URL
+    /// without its password.
+    public var storeDisplayName: String { store.location.displayName }
 
     /// - Parameter options: the source's options with `${VAR}` substituted (nil: substitute now).
     private func makeItemSource(

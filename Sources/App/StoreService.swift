@@ -14,8 +14,8 @@ public struct StoreService: Sendable {
     /// The sinks' outbox (`aggregate sinks`).
     var outbox: any SinkOutboxRepository { store.outbox }
 
-    /// Where the store lives, for "the store in …" messages: the data directory holding the SQLite file (what
-    /// `AGGREGATE_HOME` names), else the store's display name (a PostgreSQL URL without its password).
+    /// The store's one name for messages (`StoreLocation.displayName`): the SQLite file's path, or the
+    /// PostgreSQL URL without its password.
     public let location: String
 
     /// Opens the store: the shared one `AGGREGATE_STORE` or the manifest's `store.url` names (`manifestURL`:
@@ -25,11 +25,7 @@ public struct StoreService: Sendable {
         manifestAt manifestURL: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> (service: StoreService?, warnings: [String], location: String) {
         let location = StoreLocation.resolve(manifestAt: manifestURL, environment: environment)
-        let place = switch location {
-        case .sqlite(let file): file.deletingLastPathComponent().path
-        case .postgres: location.displayName
-        case .invalid: "AGGREGATE_STORE"
-        }
+        let place = location.displayName
         let (store, warnings) = location.open()
         return (store.map { StoreService(store: $0, location: place) }, warnings, place)
     }

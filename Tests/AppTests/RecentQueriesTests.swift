@@ -46,7 +46,7 @@ final class RecentQueriesTests: Sendable {
     @Test("each source's successful query lands in its own list in the store under AGGREGATE_HOME")
     func savedPerSource() async throws {
         let loaded = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
-        #expect(loaded.dataDirectoryURL.path == home.path)
+        #expect(loaded.storeDisplayName == home.appendingPathComponent("aggregate.sqlite").path)
         for (source, query) in [("movies", "Inception"), ("films", "Heat"), ("movies", "Alien")] {
             let outcome = try await loaded.run(RunRequest(selection: [source], query: query))
             #expect(outcome.report.sources.allSatisfy { $0.status == .ok })

@@ -46,7 +46,7 @@ struct FleetStatusCommand: ParsableCommand {
             throw ExitCode(ExitStatus.sourcesFailed)
         }
         guard let status = read else {
-            Terminal.writeError("aggregate: the store in \(service.location) is SQLite, which has no fleet: workers "
+            Terminal.writeError("aggregate: \(service.location) is a SQLite store, which has no fleet: workers "
                 + "share a PostgreSQL store (AGGREGATE_STORE=postgres://…)\n")
             throw ExitCode(ExitStatus.sourcesFailed)
         }
