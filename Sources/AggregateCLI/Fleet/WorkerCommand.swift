@@ -4,7 +4,6 @@ import Domain
 import Foundation
 import Logging
 import Presentation
-import ProviderKit
 
 /// `aggregate worker`: one of any number of processes, on any number of machines, that share the sources of one
 /// manifest through a PostgreSQL store.
@@ -89,16 +88,12 @@ struct WorkerCommand: ParsableCommand {
         }
         let lines = WorkerStatusLines(verbose: verbose, quiet: quiet)
         let manifestOptions = self.manifestOptions
-        // The manifest file again: when another worker made a new manifest the fleet's, and on SIGHUP.
-        let reload: @Sendable () -> AppDIContainer? = {
-            do throws(ManifestError) {
-                return try AppDIContainer.load(
-                    manifestAt: manifestOptions.manifestURL, registry: ActiveProviders.registry, logger: logger)
-            } catch {
-                Terminal.writeError("aggregate: \(manifestOptions.displayPath) is invalid; the worker keeps its manifest:\n"
-                    + error.problems.map { "  \($0)\n" }.joined())
-                return nil
-            }
+        // The manifest file again: when another worker made a new manifest the fleet's, and on SIGHUP. An invalid
+        // one is reported and the worker keeps its manifest, as watch and serve do.
+        let reload: @Sendable () -> AppDIContainer? = { [quiet] in
+            var reloaded: AppDIContainer?
+            WatchCommand.reload(manifestOptions, logger: logger, quiet: quiet) { reloaded = $0 }
+            return reloaded
         }
         let worker = FleetWorker(
             container: container,
@@ -152,10 +147,7 @@ final class WorkerStatusLines: FleetObserver {
 
     func fleet(didFinish report: SourceReport, next: Date) {
         guard verbose else { return }
-        var line = "aggregate: \(report.id): \(report.status.rawValue)"
-        if let error = report.error { line += " (\(error.kind.rawValue)): \(error.message)" }
-        line += ", \(report.itemCount) item\(report.itemCount == 1 ? "" : "s"), next at \(ISO8601.string(from: next))"
-        Terminal.writeError(line + "\n")
+        Terminal.writeError(WatchStatusLines.line(report, next: next))
     }
 
     func fleet(problem: String) {

@@ -131,7 +131,8 @@ extension WatchCommand {
         reload(manifestOptions, logger: logger, quiet: quiet) { container throws(SelectionError) in try watcher.reload(container) }
     }
 
-    /// SIGHUP for any front end of the watch (`watch`, `serve`): `apply` takes the reloaded manifest.
+    /// SIGHUP for any front end that runs a manifest until stopped (`watch`, `serve`, `worker`): `apply` takes the
+    /// reloaded manifest.
     @discardableResult
     static func reload(
         _ manifestOptions: ManifestOptions, logger: Logger, quiet: Bool,

@@ -51,11 +51,16 @@ final class WatchStatusLines: Sendable {
         }
         let changed = previous != report.status
         guard verbose || (!quiet && changed && (report.status != .ok || previous != nil)) else { return }
+        Terminal.writeError(Self.line(report, next: next))
+    }
+
+    /// One source's finish for stderr: its status, error, item count and next run (watch and worker alike).
+    static func line(_ report: SourceReport, next: Date?) -> String {
         var line = "aggregate: \(report.id): \(report.status.rawValue)"
         if let error = report.error { line += " (\(error.kind.rawValue)): \(error.message)" }
         line += ", \(report.itemCount) item\(report.itemCount == 1 ? "" : "s")"
         if let next { line += ", next at \(ISO8601.string(from: next))" }
-        Terminal.writeError(line + "\n")
+        return line + "\n"
     }
 }
 
