@@ -99,11 +99,11 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
                     FOR UPDATE SKIP LOCKED)
                 UPDATE fleet_source f SET claimed_by = \(worker), claim_until = \(unescaped: Self.now) + \(holdSeconds)
                 FROM due WHERE f.source_id = due.source_id
-                RETURNING f.source_id, f.failures::bigint, \(unescaped: Self.now) - f.due_at
+                RETURNING f.source_id, f.failures::bigint, \(unescaped: Self.now) - f.due_at, f.interval_seconds
                 """
             ).map { row in
                 FleetClaim(id: try row[0].decode(String.self), failures: try row[1].decode(Int.self),
-                           lagSeconds: max(0, try row[2].decode(Double.self)))
+                           lagSeconds: max(0, try row[2].decode(Double.self)), intervalSeconds: try row[3].decode(Double.self))
             }
             return (claims, claims.isEmpty ? try Self.generation(session) : generation)
         }

@@ -280,26 +280,31 @@ public final class FleetWorker: Sendable {
         let now = Date()
         guard let outcome = batch.outcome else {
             return batch.claims.values.map {
-                FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: options.idleSeconds * 12)
+                FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: $0.intervalSeconds)
             }
         }
         if !outcome.sinks.isEmpty { observer?.fleet(didDeliver: outcome.sinks) }
-        return outcome.report.sources.compactMap { report in
-            guard let claim = batch.claims[report.id] else { return nil }
-            if stopping, report.status == .timeout {
-                return FleetRunResult(id: report.id, status: .timeout, failures: claim.failures, nextInSeconds: 0)
-            }
-            let (next, failures) = state.withLock { state in
-                let interval = state.container.manifest.source(id: report.id)?.refreshSeconds
-                    ?? Manifest.Defaults.defaultRefreshSeconds
+        // Sources this worker's stop cut short go back as they were; the others are scheduled by the watch's policy
+        // from the interval their claim carries (the fleet's manifest's). One lock for the batch; told after it.
+        var results: [FleetRunResult] = []
+        var finished: [(report: SourceReport, next: Date)] = []
+        state.withLock { state in
+            for report in outcome.report.sources {
+                guard let claim = batch.claims[report.id] else { continue }
+                if stopping, report.status == .timeout {
+                    results.append(FleetRunResult(id: report.id, status: .timeout, failures: claim.failures, nextInSeconds: 0))
+                    continue
+                }
                 state.summary.sources += 1
                 state.summary.byStatus[report.status, default: 0] += 1
-                return WatchSchedule.nextRun(
-                    after: report, interval: interval, failures: claim.failures, at: now, random: &state.random)
+                let (next, failures) = WatchSchedule.nextRun(
+                    after: report, interval: claim.intervalSeconds, failures: claim.failures, at: now, random: &state.random)
+                finished.append((report, next))
+                results.append(FleetRunResult(
+                    id: report.id, status: report.status, failures: failures, nextInSeconds: next.timeIntervalSince(now)))
             }
-            observer?.fleet(didFinish: report, next: next)
-            return FleetRunResult(
-                id: report.id, status: report.status, failures: failures, nextInSeconds: next.timeIntervalSince(now))
         }
+        for (report, next) in finished { observer?.fleet(didFinish: report, next: next) }
+        return results
     }
 }

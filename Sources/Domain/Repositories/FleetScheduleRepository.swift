@@ -76,11 +76,14 @@ public struct FleetClaim: Sendable, Hashable {
     public var failures: Int
     /// How late it is: the store's now minus when it fell due.
     public var lagSeconds: Double
+    /// Its interval as the fleet's manifest registered it (the next run's distance after a success).
+    public var intervalSeconds: Double
 
-    public init(id: String, failures: Int, lagSeconds: Double) {
+    public init(id: String, failures: Int, lagSeconds: Double, intervalSeconds: Double) {
         self.id = id
         self.failures = failures
         self.lagSeconds = lagSeconds
+        self.intervalSeconds = intervalSeconds
     }
 }
 
