@@ -49,17 +49,20 @@ public struct AppDIContainer: Sendable {
         self.liveHTTPProblems = network.problems
     }
 
-    /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
+    /// Loads the manifest at `url` and checks its sources' options through their providers, so that one run
     /// reports all problems and nothing is fetched while any remain.
+    /// - Parameter selection: `--sources` of the run the container is for: only these sources' options are
+    ///   checked (a run of one source does not fail on another's); nil checks every source. The manifest's
+    ///   structure and its sinks are checked whatever the selection.
     public static func load(
         manifestAt url: URL, registry: ProviderRegistry = .builtIn,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "aggregate")
+        logger: Logger = Logger(label: "aggregate"), selection: [String]? = nil
     ) throws(ManifestError) -> AppDIContainer {
         let (manifest, structural) = try ManifestLoader.loadCollecting(from: url, providers: registry.names)
         let container = AppDIContainer(manifest: manifest, registry: registry, environment: environment, logger: logger)
         do throws(ManifestError) {
-            try container.validate()
+            try container.validate(selection: selection)
         } catch {
             throw ManifestError(inManifestOrder(structural + error.problems))
         }
@@ -78,11 +81,13 @@ public struct AppDIContainer: Sendable {
             .map(\.element)
     }
 
-    /// Runs every provider's option validation (disabled sources too: a typo should not wait until the
-    /// source is switched on). Missing `${VAR}`s are not problems here; they skip the source at run time.
-    public func validate() throws(ManifestError) {
+    /// Runs the providers' option validation of the sources `selection` names, or of every source (disabled
+    /// ones too: a typo should not wait until the source is switched on); ids the manifest lacks are left to
+    /// the run's selection check. Missing `${VAR}`s are not problems here; they skip the source at run time.
+    public func validate(selection: [String]? = nil) throws(ManifestError) {
         var problems: [ManifestProblem] = []
-        for source in manifest.sources {
+        let selected = selection.map(Set.init)
+        for source in manifest.sources where selected?.contains(source.id) ?? true {
             do throws(ManifestError) {
                 _ = try makeItemSource(source, query: nil)
             } catch {

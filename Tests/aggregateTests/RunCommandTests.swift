@@ -93,6 +93,24 @@ struct RunCommandTests {
         #expect(!result.stderr.contains("\u{1B}["), "no live progress when stderr is not a terminal")
     }
 
+    @Test("--sources runs the named source whatever another's options are; validate and a run of all still refuse them")
+    func selectionChecksOnlyItsSources() async throws {
+        let sandbox = try Sandbox(manifest: """
+            {"version": 1, "sources": [
+              {"id": "tasks", "provider": "files", "options": {"paths": ["data/tasks.csv"]}},
+              {"id": "typo", "provider": "files", "options": {"pathz": ["data/tasks.csv"]}}
+            ]}
+            """, files: Self.files)
+        let selected = try await Aggregate.run(["--sources", "tasks", "-f", "json", "--manifest", sandbox.manifestPath])
+        #expect(selected.status == 0)
+        #expect(try selected.sources().map { $0["id"] as? String } == ["tasks"])
+        for arguments in [["validate"], ["run"], ["run", "--sources", "tasks,typo"]] {
+            let refused = try await Aggregate.run(arguments + ["--manifest", sandbox.manifestPath])
+            #expect(refused.status == 78, "\(arguments)")
+            #expect(refused.stderr.contains("sources[1].options.pathz"), "\(arguments)")
+        }
+    }
+
     @Test("unknown --sources names exit 64 and list the known ids")
     func unknownSource() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)

@@ -70,7 +70,7 @@ struct ServeCommand: ParsableCommand {
             Terminal.writeError("aggregate: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
         }
-        let container = try manifestOptions.loadContainer(logger: logger)
+        let container = try manifestOptions.loadContainer(logger: logger, selection: selection.ids)
         let server: AggregateServer
         do throws(SelectionError) {
             server = try AggregateServer(container: container, configuration: configuration, selection: selection.ids, logger: logger)
@@ -79,8 +79,9 @@ struct ServeCommand: ParsableCommand {
         }
         let interruption = Interruption()
         interruption.cancellation.onCancel { server.shutdown() }
-        Reload.onHangUp { [manifestOptions] in
-            WatchCommand.reload(manifestOptions, logger: logger, quiet: false) { container throws(SelectionError) in
+        Reload.onHangUp { [manifestOptions, selection] in
+            WatchCommand.reload(manifestOptions, selection: selection.ids, logger: logger, quiet: false) {
+                container throws(SelectionError) in
                 try server.reload(container)
             }
         }
