@@ -24,7 +24,7 @@ extension AppDIContainer {
         var rows: [(source: String, query: String)] = []
         for sourceID in ids {
             guard let source = manifest.source(id: sourceID) else { continue }
-            let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
+            let resolved = resolved(source)
             do throws(SourceError) {
                 let queries = resolved.missing.isEmpty
                     ? try opened.queries(identity(of: source, options: resolved.value)).recentQueries(maxCount: Self.recentQueriesLimit)

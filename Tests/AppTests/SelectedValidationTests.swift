@@ -42,14 +42,17 @@ struct SelectedValidationTests {
         ]}
         """
 
-    private func load(_ counter: BuildCounter, selection: [String]?) throws(ManifestError) -> AppDIContainer {
-        let directory = ScratchDirectory.path("aggregate-selected")
+    private func load(
+        _ counter: BuildCounter, selection: [String]?, manifest: String = Self.manifest,
+        in directory: URL = ScratchDirectory.path("aggregate-selected"), environment: [String: String] = [:]
+    ) throws(ManifestError) -> AppDIContainer {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("manifest.json")
-        try? Data(Self.manifest.utf8).write(to: url)
+        try? Data(manifest.utf8).write(to: url)
         return try AppDIContainer.load(
             manifestAt: url, registry: ProviderRegistry([CountingProvider(counter: counter)]),
-            environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path], selection: selection)
+            environment: environment.merging(["AGGREGATE_HOME": directory.appendingPathComponent("home").path]) { $1 },
+            selection: selection)
     }
 
     @Test("a run of one source neither builds nor fails on another's bad option or malformed secret reference")
@@ -86,5 +89,31 @@ struct SelectedValidationTests {
         await #expect(throws: SelectionError.unknownSources(["nope"], known: ["good", "typo", "unread"])) {
             try await container.run(RunRequest(selection: ["good", "nope"]))
         }
+    }
+
+    @Test("a source's ${VAR}s and secret references are resolved once: validation and every run share them")
+    func resolvedOnce() async throws {
+        let folder = try ScratchDirectory.Folder("aggregate-resolved")
+        try folder.write("helper.sh", "#!/bin/sh\necho asked >> asked.log\necho key-51c0\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.appendingPathComponent("helper.sh").path)
+        let manifest = """
+            {"version": 1, "sources": [
+              {"id": "keyed", "provider": "counted", "options": {"cities": ["${CITY}"], "apiKey": {"fromCommand": ["./helper.sh"]}}},
+              {"id": "other", "provider": "counted", "options": {"cities": ["${CITY}"]}}
+            ]}
+            """
+        let container = try load(
+            BuildCounter(), selection: ["keyed"], manifest: manifest, in: folder.url,
+            environment: ["CITY": "Lima", "PATH": "/usr/bin:/bin"])
+        #expect(container.resolvedOptions.count == 1, "validation resolved the one source it checked")
+        for _ in 0..<2 {
+            let outcome = try await container.run(RunRequest(selection: ["keyed"]))
+            let item = try #require(outcome.report.sources.first?.items.first)
+            #expect(item.fields["cities"] == .array(["Lima"]))
+            #expect(item.fields["apiKey"] == .string("key-51c0"))
+        }
+        #expect(container.resolvedOptions.count == 1, "two runs planned it with what validation resolved")
+        let asked = try String(contentsOf: folder.url.appendingPathComponent("asked.log"), encoding: .utf8)
+        #expect(asked.split(separator: "\n").count == 1, "the credential helper ran once")
     }
 }
