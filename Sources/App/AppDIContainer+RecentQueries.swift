@@ -42,9 +42,7 @@ extension AppDIContainer {
     func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
         let keeping = manifest.sources.filter { registry.provider(named: $0.provider)?.acceptsQuery == true }
         guard let id else { return keeping.map(\.id) }
-        guard let source = manifest.source(id: id) else {
-            throw .unknownSources([id], known: manifest.sources.map(\.id))
-        }
+        let source = try manifest.sources(selectedBy: [id])[0]
         guard keeping.contains(source) else {
             throw .keepsNoQueries("\(source.id) (\(source.provider))", keeping: keeping.map(\.id))
         }

@@ -137,12 +137,7 @@ public struct AppDIContainer: Sendable {
     ///   - query: `--query`, given to the selected sources whose provider accepts one.
     ///   - storage: the run's persistent store (response cache per source); nil runs without one.
     func plan(selection: [String]?, query: String?, storage: RunStorage? = nil) throws(SelectionError) -> [PlannedSource] {
-        let known = manifest.sources.map(\.id)
-        if let selection {
-            let unknown = selection.filter { !known.contains($0) }
-            if !unknown.isEmpty { throw .unknownSources(unknown, known: known) }
-        }
-        let chosen = manifest.sources.filter { selection?.contains($0.id) ?? true }
+        let chosen = try manifest.sources(selectedBy: selection)
         if query != nil {
             // Only sources that will run count: a disabled search source does not make --query meaningful.
             let running = chosen.filter { $0.enabled || selection != nil }

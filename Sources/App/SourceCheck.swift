@@ -31,9 +31,7 @@ public struct SourceCheck: Sendable {
 
     /// The checks, in order. Throws a selection error when the manifest has no such source.
     public func run() throws(SelectionError) -> [DoctorCheck] {
-        guard let source = container.manifest.source(id: sourceID) else {
-            throw .unknownSources([sourceID], known: container.manifest.sources.map(\.id))
-        }
+        let source = try container.manifest.sources(selectedBy: [sourceID])[0]
         var checks = [DoctorCheck(.passed, "options", "valid for the \(source.provider) provider (the manifest loaded)")]
         let resolved = container.resolved(source)
         if !resolved.missing.isEmpty {

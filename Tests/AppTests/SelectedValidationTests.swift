@@ -83,12 +83,18 @@ struct SelectedValidationTests {
         #expect(counter.built("unread") == 0)
     }
 
-    @Test("an id the manifest lacks is left to the run's selection check")
+    @Test("an id the manifest lacks is left to the one selection check, which run, watch and check-source share")
     func unknownID() async throws {
         let container = try load(BuildCounter(), selection: ["good", "nope"])
-        await #expect(throws: SelectionError.unknownSources(["nope"], known: ["good", "typo", "unread"])) {
-            try await container.run(RunRequest(selection: ["good", "nope"]))
+        let unknown = SelectionError.unknownSources(["nope"], known: ["good", "typo", "unread"])
+        #expect(throws: unknown) { try container.manifest.sources(selectedBy: ["good", "nope"]) }
+        await #expect(throws: unknown) { try await container.run(RunRequest(selection: ["good", "nope"])) }
+        #expect(throws: unknown) { try Watcher(container: container, options: Watcher.Options(selection: ["good", "nope"])) }
+        #expect(throws: SelectionError.unknownSources(["nope"], known: ["good", "typo", "unread"])) {
+            try SourceCheck(container: container, sourceID: "nope", logs: { [] }).run()
         }
+        #expect(try container.manifest.sources(selectedBy: ["typo", "good"]).map(\.id) == ["good", "typo"])
+        #expect(try container.manifest.sources(selectedBy: nil).count == 3)
     }
 
     @Test("a source's ${VAR}s and secret references are resolved once: validation and every run share them")

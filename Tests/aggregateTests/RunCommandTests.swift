@@ -111,10 +111,11 @@ struct RunCommandTests {
         }
     }
 
-    @Test("unknown --sources names exit 64 and list the known ids")
-    func unknownSource() async throws {
+    @Test("unknown --sources names exit 64 and list the known ids, in the same words for run, watch and serve",
+          arguments: [["run"], ["watch"], ["serve", "--listen", "127.0.0.1:0"]])
+    func unknownSource(command: [String]) async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try await Aggregate.run(["--sources", "note", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(command + ["--sources", "note", "--manifest", sandbox.manifestPath])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown source 'note' (did you mean 'notes'?)"))
         #expect(result.stderr.contains("notes, tasks, broken, secret"))
