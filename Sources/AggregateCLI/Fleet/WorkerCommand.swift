@@ -79,14 +79,8 @@ struct WorkerCommand: ParsableCommand {
         }
         let container = try manifestOptions.loadContainer(logger: logger)
         let stdout = StandardOutput()
-        var output = RunOutput.collect
-        var writer: NDJSONStreamWriter?
-        if format == .ndjson {
-            let lines = NDJSONStreamWriter(limit: nil) { chunk in stdout.write(bytes: chunk) }
-            output = .stream { source, items, more in lines.write(items, source: source.id, more: more) }
-            writer = lines
-        }
-        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet)
+        let writer = format == .ndjson ? NDJSONStreamWriter(limit: nil) { chunk in stdout.write(bytes: chunk) } : nil
+        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet, items: writer)
         let manifestOptions = self.manifestOptions
         // The manifest file again: when another worker made a new manifest the fleet's, and on SIGHUP. An invalid
         // one is reported and the worker keeps its manifest, as watch and serve do.
@@ -98,8 +92,7 @@ struct WorkerCommand: ParsableCommand {
         let worker = FleetWorker(
             container: container,
             options: FleetWorker.Options(
-                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output,
-                reload: reload),
+                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, reload: reload),
             observer: lines)
         // Signals are heard from before the worker starts: one that comes while it registers is not lost, and
         // SIGHUP's default action (ending the process) never applies.
@@ -126,14 +119,17 @@ struct WorkerCommand: ParsableCommand {
     }
 }
 
-/// The worker's stderr: each source with `--verbose`, store problems, and a summary at the end.
+/// What the worker tells: with `-f ndjson` each finished source's items on stdout; on stderr each source with
+/// `--verbose`, store problems, and a summary at the end.
 final class WorkerStatusLines: FleetObserver {
     let verbose: Bool
     let quiet: Bool
+    let items: NDJSONStreamWriter?
 
-    init(verbose: Bool, quiet: Bool) {
+    init(verbose: Bool, quiet: Bool, items: NDJSONStreamWriter?) {
         self.verbose = verbose
         self.quiet = quiet
+        self.items = items
     }
 
     func started(_ id: String, registration: FleetRegistration) {
@@ -146,6 +142,7 @@ final class WorkerStatusLines: FleetObserver {
     }
 
     func fleet(didFinish report: SourceReport, next: Date) {
+        items?.write(report.items, source: report.id, more: false)
         guard verbose else { return }
         Terminal.writeError(WatchStatusLines.line(report, next: next))
     }
