@@ -206,7 +206,7 @@ public struct AppDIContainer: Sendable {
 
     /// `source`'s options as a run reads them (`ResolvedOptions`), worked out the first time they are asked for.
     func resolved(_ source: Manifest.Source) -> ResolvedOptions {
-        resolvedOptions.options(ofSourceAt: source.index) {
+        resolvedOptions.options(of: source) {
             let substituted = EnvironmentSubstitution.apply(to: source.options, environment: environment)
             return ResolvedOptions(
                 value: substituted.value, missing: substituted.missing,

@@ -18,22 +18,34 @@ struct ResolvedOptions: Sendable {
 /// Each source's `ResolvedOptions`, worked out the first time validation, a plan or a listing asks, then kept for
 /// the container's life: its manifest and environment never change (a reloaded manifest is a new container).
 final class ResolvedOptionsCache: Sendable {
-    private let resolved = Mutex<[Int: ResolvedOptions]>([:])
-    private let resolutions = Atomic<Int>(0)
+    /// A source by its place in the manifest and its id (a manifest put together by hand may repeat a place).
+    private struct Key: Hashable {
+        var index: Int
+        var id: String
+    }
 
-    /// The options of the source at `index` of the manifest, from `resolve` the first time.
-    func options(ofSourceAt index: Int, resolve: () -> ResolvedOptions) -> ResolvedOptions {
-        if let known = resolved.withLock({ $0[index] }) { return known }
+    private struct State {
+        var table: [Key: ResolvedOptions] = [:]
+        /// How many times a source was resolved.
+        var resolutions = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The options of `source`, from `resolve` the first time.
+    func options(of source: Manifest.Source, resolve: () -> ResolvedOptions) -> ResolvedOptions {
+        let key = Key(index: source.index, id: source.id)
+        if let known = state.withLock({ $0.table[key] }) { return known }
         // Worked out outside the lock; two runs planning the source at the same moment both do, and keep the first.
         let fresh = resolve()
-        resolutions.add(1, ordering: .relaxed)
-        return resolved.withLock { table in
-            if let first = table[index] { return first }
-            table[index] = fresh
+        return state.withLock { state in
+            state.resolutions += 1
+            if let first = state.table[key] { return first }
+            state.table[key] = fresh
             return fresh
         }
     }
 
     /// How many times a source was resolved: each once (twice only when two runs raced to the same source).
-    var count: Int { resolutions.load(ordering: .relaxed) }
+    var count: Int { state.withLock { $0.resolutions } }
 }
