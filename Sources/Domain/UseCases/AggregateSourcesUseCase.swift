@@ -132,7 +132,7 @@ public struct AggregateSourcesUseCase: Sendable {
         // A request waiting for the run's limit on requests in flight pauses the source's clock (`pauseDeadline`);
         // the run's deadline still holds.
         let cancellation = CancellationToken(deadline: deadline, latest: runDeadline)
-        /// Set below: what the source's end releases (the timeout timer's hold on the sink).
+        /// Set below: what the source's end releases (the timeout timer's hold on the receiver).
         let finished = Mutex<@Sendable () -> Void>({})
         // The run's token may outlive this source (a watch): its handler goes once the source finished.
         let runHandler = Mutex<(registration: Int?, sourceFinished: Bool)>((nil, false))
@@ -145,7 +145,7 @@ public struct AggregateSourcesUseCase: Sendable {
             if let registration { runCancellation?.removeHandler(registration) }
         }
 
-        let sink = ItemSink(
+        let receiver = ItemReceiver(
             onItems: { batch in
                 let count = delivered.withLock { delivered in
                     if streamed == nil {
@@ -176,19 +176,19 @@ public struct AggregateSourcesUseCase: Sendable {
             })
 
         // The timer stays queued until its deadline even when the source finished long before (a watch runs
-        // many short runs): it holds only this box, which lets go of the sink once the source finished.
-        let timeoutTarget = Mutex<ItemSink?>(sink)
+        // many short runs): it holds only this box, which lets go of the receiver once the source finished.
+        let timeoutTarget = Mutex<ItemReceiver?>(receiver)
         finished.withLock { $0 = { timeoutTarget.withLock { $0 = nil } } }
         @Sendable func timeOut(at deadline: DispatchTime) {
             DispatchQueue.global().asyncAfter(deadline: deadline) {
-                guard let sink = timeoutTarget.withLock({ $0 }) else { return }
+                guard let receiver = timeoutTarget.withLock({ $0 }) else { return }
                 // Paused meanwhile: the source has time left.
                 if let moved = cancellation.deadline, moved > deadline { return timeOut(at: moved) }
                 let cutByRun = runDeadline.map { $0 <= deadline } ?? false
                 let message = cutByRun
                     ? "the run's deadline passed before this source finished"
                     : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
-                if sink.close(.timedOut(SourceError(.timeout, message))) {
+                if receiver.close(.timedOut(SourceError(.timeout, message))) {
                     cancellation.cancel()
                 }
             }
@@ -196,7 +196,7 @@ public struct AggregateSourcesUseCase: Sendable {
         timeOut(at: deadline)
         if let runCancellation {
             let registration = runCancellation.onCancel {
-                if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
+                if receiver.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
                     cancellation.cancel()
                 }
             }
@@ -207,6 +207,6 @@ public struct AggregateSourcesUseCase: Sendable {
             if finishedAlready { runCancellation.removeHandler(registration) }
         }
         itemSource.load(
-            LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: sink)
+            LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: receiver)
     }
 }
