@@ -31,6 +31,10 @@ public protocol AggregateObserver: Sendable {
 
 /// Loads every planned source concurrently (DispatchGroup) and reports them in plan order.
 ///
+/// At most `maxLoading` sources load at once; the others start in plan order as earlier ones finish, and a
+/// source's clock starts when it does (its timeout measures the source, not the queue; the run's deadline
+/// still holds for all).
+///
 /// Each source gets its own timeout and the run an overall deadline; a source still loading then is
 /// reported `timeout` with the items it delivered so far, and the others are unaffected. Cancelling the
 /// run (`cancellation`: Ctrl-C) does the same to every source still loading.
@@ -45,10 +49,11 @@ public struct AggregateSourcesUseCase: Sendable {
     ///   - cancellation: ends the run early (Ctrl-C): every source still loading is
     ///     reported `timeout` and stopped.
     ///   - stream: takes every source's items as they arrive; nil keeps them in the reports.
+    ///   - maxLoading: the most sources loading at once (nil: every one at once).
     ///   - completion: the reports in plan order, once every source is done and what they started is gone.
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
-        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, maxLoading: Int? = nil,
         completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
         let startedAt = Date()
@@ -57,6 +62,7 @@ public struct AggregateSourcesUseCase: Sendable {
         let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
         let group = DispatchGroup()
         let lingering = LingeringWork()
+        let admission = maxLoading.map(Admission.init(limit:))
         observer?.aggregateDidStart(sources.map(\.descriptor))
 
         for (index, source) in sources.enumerated() {
@@ -84,15 +90,22 @@ public struct AggregateSourcesUseCase: Sendable {
                         }
                     }
                 }
-                // Until `load` has returned, what the source starts may not yet be registered as lingering:
-                // a deadline firing meanwhile must not complete the run before it is.
-                let starting = lingering.begin()
-                DispatchQueue.global().async {
-                    Self.load(
-                        itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
-                        lingering: lingering, observer: observer, streamed: streamed, finish: finish)
-                    starting()
+                let loaded: @Sendable (SourceReport) -> Void = { report in
+                    finish(report)
+                    admission?.end()
                 }
+                let start: @Sendable () -> Void = {
+                    // Until `load` has returned, what the source starts may not yet be registered as lingering:
+                    // a deadline firing meanwhile must not complete the run before it is.
+                    let starting = lingering.begin()
+                    DispatchQueue.global().async {
+                        Self.load(
+                            itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
+                            lingering: lingering, observer: observer, streamed: streamed, finish: loaded)
+                        starting()
+                    }
+                }
+                if let admission { admission.start(start) } else { start() }
             }
         }
         // Complete only once what the sources started is gone too (a timed-out program's process group).
@@ -107,10 +120,13 @@ public struct AggregateSourcesUseCase: Sendable {
     /// where a blocking wait would hold a thread of the shared pool.
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
-        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, maxLoading: Int? = nil
     ) async -> AggregateReport {
         await withCheckedContinuation { continuation in
-            execute(sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream) {
+            execute(
+                sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream,
+                maxLoading: maxLoading
+            ) {
                 continuation.resume(returning: $0)
             }
         }
