@@ -24,7 +24,7 @@ private final class AdmittedSource: ItemSource {
         self.hangs = hangs
     }
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         started.add()
         probe.enter()
         if hangs {
@@ -33,16 +33,16 @@ private final class AdmittedSource: ItemSource {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) { [probe] in
             probe.leave()
-            sink.emit([Item(kind: .record, id: "x", title: "x")])
-            sink.finish()
+            receiver.emit([Item(kind: .record, id: "x", title: "x")])
+            receiver.finish()
         }
     }
 }
 
 /// Finishes the moment it is loaded.
 private struct InstantSource: ItemSource {
-    func load(_ context: LoadContext, into sink: ItemSink) {
-        sink.finish()
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
+        receiver.finish()
     }
 }
 
