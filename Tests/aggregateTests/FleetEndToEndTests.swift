@@ -8,15 +8,18 @@ import Testing
 @Suite("a fleet of workers on one PostgreSQL store (end to end)", .serialized,
        .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
 struct FleetEndToEndTests {
-    /// `count` feed sources `s0000`, `s0001`, … at `/feeds/<id>.xml`.
-    static func manifest(sources count: Int, server: FixtureServer, extra: String = "", sinks: String = "") -> String {
+    /// `count` feed sources `s0000`, `s0001`, … at `/feeds/<id>.xml`, each due every `refreshSeconds` (the
+    /// manifest's default when nil).
+    static func manifest(
+        sources count: Int, server: FixtureServer, refreshSeconds: Int? = nil, extra: String = "", sinks: String = ""
+    ) -> String {
         let base = server.baseURL.absoluteString
         let sources = (0..<count).map { index in
             let id = String(format: "s%04d", index)
             return #"{"id": "\#(id)", "provider": "feed", "timeoutSeconds": 120, "options": {"urls": ["\#(base)/feeds/\#(id).xml"]}}"#
         }
         return """
-            {"version": 1, "defaults": {"cacheTTLSeconds": 0},
+            {"version": 1, "defaults": {"cacheTTLSeconds": 0\(refreshSeconds.map { #", "refreshSeconds": \#($0)"# } ?? "")},
              "sources": [\(sources.joined(separator: ",\n"))\(extra)]\(sinks.isEmpty ? "" : ", \"sinks\": [\(sinks)]")}
             """
     }

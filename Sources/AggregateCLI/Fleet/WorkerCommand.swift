@@ -82,7 +82,12 @@ struct WorkerCommand: ParsableCommand {
         var output = RunOutput.collect
         var writer: NDJSONStreamWriter?
         if format == .ndjson {
-            let lines = NDJSONStreamWriter(limit: nil) { chunk in stdout.write(bytes: chunk) }
+            // Each batch's lines go out when written (the writer gathers a batch's sources): a worker runs for
+            // days, and what it printed must not wait in a buffer for the next 64 KiB, or die with it.
+            let lines = NDJSONStreamWriter(limit: nil) { chunk in
+                stdout.write(bytes: chunk)
+                stdout.flush()
+            }
             output = .stream { source, items, more in lines.write(items, source: source.id, more: more) }
             writer = lines
         }
@@ -100,7 +105,7 @@ struct WorkerCommand: ParsableCommand {
             options: FleetWorker.Options(
                 once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output,
                 reload: reload),
-            observer: lines)
+            observers: [lines])
         // Signals are heard from before the worker starts: one that comes while it registers is not lost, and
         // SIGHUP's default action (ending the process) never applies.
         let interruption = Interruption()

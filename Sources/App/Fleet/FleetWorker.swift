@@ -10,10 +10,20 @@ public protocol FleetObserver: Sendable {
     func fleet(didDeliver sinks: [SinkReport])
     /// A problem with the store (the worker keeps trying: claims not renewed expire, and nothing is lost).
     func fleet(problem: String)
+    /// The worker claimed these sources (one batch).
+    func fleet(didClaim claims: [FleetClaim])
+    /// Sources the worker gave back unrun, due as they were (its stop cut their runs short).
+    func fleet(gaveBack count: Int)
+    /// Sources the worker ran whose claims had expired and gone to another worker before it finished them
+    /// (the store was out of reach for longer than a claim lasts): that worker schedules them.
+    func fleet(takenOver count: Int)
 }
 
 extension FleetObserver {
     public func fleet(didDeliver sinks: [SinkReport]) {}
+    public func fleet(didClaim claims: [FleetClaim]) {}
+    public func fleet(gaveBack count: Int) {}
+    public func fleet(takenOver count: Int) {}
 }
 
 /// Why a worker cannot start.
@@ -114,6 +124,8 @@ public final class FleetWorker: Sendable {
         /// SIGHUP: a manifest to make the fleet's.
         var adopting: AppDIContainer?
         var finished: [Batch] = []
+        /// The sources this worker claimed and has not yet told the store it finished: what it renews.
+        var held: Set<String> = []
         var inFlight = 0
         var stopping = false
         var summary = Summary()
@@ -123,17 +135,17 @@ public final class FleetWorker: Sendable {
     /// Names this worker in the store: host, process and a random part (a pid can come back).
     public let id: String
     let options: Options
-    let observer: (any FleetObserver)?
+    let observers: [any FleetObserver]
     let state: Mutex<State>
     let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
     private let cancellation = CancellationToken()
 
-    public init(container: AppDIContainer, options: Options, observer: (any FleetObserver)? = nil) {
+    public init(container: AppDIContainer, options: Options, observers: [any FleetObserver] = []) {
         state = Mutex(State(container: container))
         self.options = options
-        self.observer = observer
+        self.observers = observers
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
         id = "\(host)-\(getpid())-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
     }
@@ -184,25 +196,37 @@ public final class FleetWorker: Sendable {
     private func claimLoop(_ schedule: any FleetScheduleRepository) {
         var lastRenewal = Date()
         var problem: String?
+        /// Finished runs the store has not been told of (it could not be reached): told again on every turn,
+        /// their claims renewed meanwhile, so that a restarted store neither runs them again nor loses them.
+        var pending: [FleetRunResult] = []
         func report(_ error: SourceError) {
-            if problem != error.message { observer?.fleet(problem: error.message) }
+            if problem != error.message { tell { $0.fleet(problem: error.message) } }
             problem = error.message
+        }
+        func answered() {
+            if problem != nil { tell { $0.fleet(problem: "the store answers again") } }
+            problem = nil
         }
         while true {
             let (finished, stopping, inFlight) = state.withLock { state in
                 defer { state.finished = [] }
                 return (state.finished, state.stopping, state.inFlight)
             }
-            if !finished.isEmpty {
-                let results = finished.flatMap { self.results(of: $0, stopping: stopping) }
+            pending += finished.flatMap { self.results(of: $0, stopping: stopping) }
+            if !pending.isEmpty {
                 do throws(SourceError) {
-                    try schedule.complete(worker: id, results: results)
-                    problem = nil
+                    let completed = try schedule.complete(worker: id, results: pending)
+                    answered()
+                    let ids = pending.map(\.id)
+                    state.withLock { state in state.held.subtract(ids) }
+                    if completed < pending.count { tell { $0.fleet(takenOver: pending.count - completed) } }
+                    pending = []
                 } catch {
-                    report(error)  // the claims expire and another worker runs those sources again
+                    report(error)
                 }
             }
             if stopping, inFlight == 0 {
+                // Results the store could not be told of are left to expire: another worker runs them again.
                 try? schedule.release(worker: id)
                 break
             }
@@ -215,7 +239,7 @@ public final class FleetWorker: Sendable {
                     let known = state.withLock { $0.generation }
                     let (claims, generation) = try schedule.claim(
                         worker: id, limit: options.batchSize, holdSeconds: options.holdSeconds, generation: known)
-                    problem = nil
+                    answered()
                     if generation != known {
                         follow(generation: generation, schedule)
                         // Followed (or paused): claim again, or wait. A store that failed meanwhile: try later.
@@ -231,11 +255,16 @@ public final class FleetWorker: Sendable {
                 } catch {
                     report(error)
                     idle = true
+                    // The store may have committed the claim without the answer reaching this worker: renew at
+                    // the next turn, which gives back what it does not know it holds.
+                    lastRenewal = .distantPast
                 }
             }
             if Date().timeIntervalSince(lastRenewal) >= options.holdSeconds / 3 {
                 do throws(SourceError) {
-                    let renewal = try schedule.renew(worker: id, holdSeconds: options.holdSeconds)
+                    let holding = state.withLock { Array($0.held) }
+                    let renewal = try schedule.renew(worker: id, holding: holding, holdSeconds: options.holdSeconds)
+                    answered()
                     lastRenewal = Date()
                     follow(generation: renewal.generation, schedule)
                 } catch {
@@ -250,8 +279,10 @@ public final class FleetWorker: Sendable {
 
     private func run(_ claims: [FleetClaim]) {
         let batch = Dictionary(claims.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        tell { $0.fleet(didClaim: claims) }
         state.withLock { state in
             state.inFlight += 1
+            state.held.formUnion(batch.keys)
             state.summary.runs += 1
             state.summary.maxLagSeconds = max(state.summary.maxLagSeconds, claims.map(\.lagSeconds).max() ?? 0)
         }
@@ -269,7 +300,7 @@ public final class FleetWorker: Sendable {
             try container.run(request, cancellation: cancellation, output: options.output, completion: handOver)
         } catch {
             // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
-            observer?.fleet(problem: "a batch could not run: \(error.description)")
+            tell { $0.fleet(problem: "a batch could not run: \(error.description)") }
             handOver(nil)
         }
     }
@@ -283,16 +314,18 @@ public final class FleetWorker: Sendable {
                 FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: $0.intervalSeconds)
             }
         }
-        if !outcome.sinks.isEmpty { observer?.fleet(didDeliver: outcome.sinks) }
+        if !outcome.sinks.isEmpty { tell { $0.fleet(didDeliver: outcome.sinks) } }
         // Sources this worker's stop cut short go back as they were; the others are scheduled by the watch's policy
         // from the interval their claim carries (the fleet's manifest's). One lock for the batch; told after it.
         var results: [FleetRunResult] = []
         var finished: [(report: SourceReport, next: Date)] = []
+        var gaveBack = 0
         state.withLock { state in
             for report in outcome.report.sources {
                 guard let claim = batch.claims[report.id] else { continue }
                 if stopping, report.status == .timeout {
                     results.append(FleetRunResult(id: report.id, status: .timeout, failures: claim.failures, nextInSeconds: 0))
+                    gaveBack += 1
                     continue
                 }
                 state.summary.sources += 1
@@ -304,7 +337,13 @@ public final class FleetWorker: Sendable {
                     id: report.id, status: report.status, failures: failures, nextInSeconds: next.timeIntervalSince(now)))
             }
         }
-        for (report, next) in finished { observer?.fleet(didFinish: report, next: next) }
+        for (report, next) in finished { tell { $0.fleet(didFinish: report, next: next) } }
+        if gaveBack > 0 { tell { $0.fleet(gaveBack: gaveBack) } }
         return results
+    }
+
+    /// Tells every observer, in order.
+    func tell(_ event: (any FleetObserver) -> Void) {
+        for observer in observers { event(observer) }
     }
 }
