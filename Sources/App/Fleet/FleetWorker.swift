@@ -320,6 +320,9 @@ public final class FleetWorker: Sendable {
         var results: [FleetRunResult] = []
         var finished: [(report: SourceReport, next: Date)] = []
         var gaveBack = 0
+        // Items a sink could not queue (the store was away) are offered again by the source's next run: soon,
+        // not an interval later, when a feed may have dropped them. Backed off, as a failure is.
+        let unqueued = outcome.sinks.contains(where: \.unqueued)
         state.withLock { state in
             for report in outcome.report.sources {
                 guard let claim = batch.claims[report.id] else { continue }
@@ -330,8 +333,12 @@ public final class FleetWorker: Sendable {
                 }
                 state.summary.sources += 1
                 state.summary.byStatus[report.status, default: 0] += 1
-                let (next, failures) = WatchSchedule.nextRun(
+                var (next, failures) = WatchSchedule.nextRun(
                     after: report, interval: claim.intervalSeconds, failures: claim.failures, at: now, random: &state.random)
+                if unqueued, failures == 0 {
+                    failures = claim.failures + 1
+                    next = min(next, now.addingTimeInterval(Self.requeueSeconds * pow(2, Double(min(failures - 1, 10)))))
+                }
                 finished.append((report, next))
                 results.append(FleetRunResult(
                     id: report.id, status: report.status, failures: failures, nextInSeconds: next.timeIntervalSince(now)))
@@ -341,6 +348,9 @@ public final class FleetWorker: Sendable {
         if gaveBack > 0 { tell { $0.fleet(gaveBack: gaveBack) } }
         return results
     }
+
+    /// The first wait before a source whose items a sink could not queue runs again (doubled each time after).
+    static let requeueSeconds = 10.0
 
     /// Tells every observer, in order.
     func tell(_ event: (any FleetObserver) -> Void) {
