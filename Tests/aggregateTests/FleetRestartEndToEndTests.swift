@@ -56,14 +56,7 @@ struct FleetRestartEndToEndTests {
     /// Two workers on 300 hourly feeds and `news`, read every second; two feeds answer only after the fault, so
     /// the workers hold two batches through it; then new items appear in `news`.
     private static func scenario(_ fault: Fault, _ cluster: TestPostgresCluster) async throws {
-        let server = try await FixtureServer.start()
-        server.fallback(try SharedStoreEndToEndTests.feed())
-        for id in ["s0042", "s0257"] {
-            server.route("/feeds/\(id).xml", [try SharedStoreEndToEndTests.feed().delayed(120), try SharedStoreEndToEndTests.feed()])
-        }
-        server.route("/hook", FixtureResponse(status: 204, body: Data()))
-        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
-        let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "timeoutSeconds": 60}"#
+        let (server, receiver, sink) = try await FleetEndToEndTests.feedsAndHook(holding: ["s0042", "s0257"])
         let news = #", {"id": "news", "provider": "files", "refreshSeconds": 1, "options": {"paths": ["data/news.ndjson"]}}"#
         let sandbox = try Sandbox(
             manifest: FleetEndToEndTests.manifest(sources: 300, server: server, refreshSeconds: 3600, extra: news, sinks: sink),

@@ -2,60 +2,6 @@ import Domain
 import Foundation
 import Synchronization
 
-/// Told what a worker does, as it happens (the command line's stderr lines and summary).
-public protocol FleetObserver: Sendable {
-    /// A run of the fleet's sources finished; `next` is when it is due again (by this machine's clock).
-    func fleet(didFinish report: SourceReport, next: Date)
-    /// What the manifest's sinks queued and delivered after one batch.
-    func fleet(didDeliver sinks: [SinkReport])
-    /// A problem with the store (the worker keeps trying: claims not renewed expire, and nothing is lost).
-    func fleet(problem: String)
-    /// The worker claimed these sources (one batch).
-    func fleet(didClaim claims: [FleetClaim])
-    /// Sources the worker gave back unrun, due as they were (its stop cut their runs short).
-    func fleet(gaveBack count: Int)
-    /// Sources the worker ran whose claims had expired and gone to another worker before it finished them
-    /// (the store was out of reach for longer than a claim lasts): that worker schedules them.
-    func fleet(takenOver count: Int)
-}
-
-extension FleetObserver {
-    public func fleet(didDeliver sinks: [SinkReport]) {}
-    public func fleet(didClaim claims: [FleetClaim]) {}
-    public func fleet(gaveBack count: Int) {}
-    public func fleet(takenOver count: Int) {}
-}
-
-/// Why a worker cannot start.
-public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The store is the SQLite file: one machine, nothing to share.
-    case needsSharedStore
-    case storeUnavailable(String)
-    /// The fleet runs another manifest.
-    case manifestDiffers(onlyHere: [String], onlyInFleet: [String], changed: [String])
-
-    public var description: String {
-        switch self {
-        case .needsSharedStore:
-            return "a worker shares its sources with other workers through a PostgreSQL store: set AGGREGATE_STORE "
-                + "(or the manifest's store.url) to postgres://…; on one machine, `aggregate watch` keeps the sources fresh"
-        case .storeUnavailable(let message):
-            return message
-        case .manifestDiffers(let here, let fleet, let changed):
-            var parts: [String] = []
-            if !here.isEmpty { parts.append("only in this manifest: \(Self.list(here))") }
-            if !fleet.isEmpty { parts.append("only in the fleet's: \(Self.list(fleet))") }
-            if !changed.isEmpty { parts.append("other options or interval: \(Self.list(changed))") }
-            return "this manifest is not the one the fleet runs (\(parts.joined(separator: "; "))). Give every worker "
-                + "the same manifest, or start this one with --adopt-manifest to make it the fleet's"
-        }
-    }
-
-    private static func list(_ ids: [String]) -> String {
-        ids.count <= 5 ? ids.joined(separator: ", ") : ids.prefix(5).joined(separator: ", ") + " and \(ids.count - 5) more"
-    }
-}
-
 /// `aggregate worker`: one member of a fleet that shares a PostgreSQL store. It claims due sources in batches
 /// (`FleetScheduleRepository`), runs each batch through the run engine (cache, history, sinks and their
 /// outbox, as any run), and schedules each source's next run by the watch's policy (`WatchSchedule.nextRun`).
