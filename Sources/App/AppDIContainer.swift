@@ -209,6 +209,9 @@ public struct AppDIContainer: Sendable {
     /// without its password.
     public var storeDisplayName: String { store.location.displayName }
 
+    /// Whether other processes and machines share the store (PostgreSQL): what a fleet needs.
+    public var storeIsShared: Bool { store.location.isShared }
+
     /// - Parameter options: the source's options with `${VAR}` substituted (nil: substitute now).
     private func makeItemSource(
         _ source: Manifest.Source, options: JSONValue? = nil, query: String?,

@@ -187,4 +187,12 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
                 oldestDue: oldest, workers: workers)
         }
     }
+
+    public func makeDue(_ id: String) throws(SourceError) -> Bool {
+        try database.withSession { session in
+            try session.execute("""
+                UPDATE fleet_source SET due_at = LEAST(due_at, \(unescaped: Self.now)) WHERE source_id = \(id)
+                """) > 0
+        }
+    }
 }

@@ -95,19 +95,13 @@ struct WorkerCommand: ParsableCommand {
         }
         let container = try manifestOptions.loadContainer(logger: logger)
         let stdout = StandardOutput()
-        var output = RunOutput.collect
-        var writer: NDJSONStreamWriter?
-        if format == .ndjson {
-            // Each batch's lines go out when written (the writer gathers a batch's sources): a worker runs for
-            // days, and what it printed must not wait in a buffer for the next 64 KiB, or die with it.
-            let lines = NDJSONStreamWriter(limit: nil) { chunk in
-                stdout.write(bytes: chunk)
-                stdout.flush()
-            }
-            output = .stream { source, items, more in lines.write(items, source: source.id, more: more) }
-            writer = lines
-        }
-        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet)
+        // Each source's lines go out as it finishes: a worker runs for days, and what it printed must not wait in
+        // a buffer for the next 64 KiB, or die with it.
+        let writer = format == .ndjson ? NDJSONStreamWriter(limit: nil) { chunk in
+            stdout.write(bytes: chunk)
+            stdout.flush()
+        } : nil
+        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet, items: writer)
         let metricsServer = try metrics.flatMap(ListenAddress.init).map { try serveMetrics(on: $0, logger: logger) }
         let manifestOptions = self.manifestOptions
         // The manifest file again: when another worker made a new manifest the fleet's, and on SIGHUP. An invalid
@@ -120,8 +114,7 @@ struct WorkerCommand: ParsableCommand {
         let worker = FleetWorker(
             container: container,
             options: FleetWorker.Options(
-                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output,
-                reload: reload),
+                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, reload: reload),
             observers: [lines] + (metricsServer.map { [$0.metrics] } ?? []))
         // Signals are heard from before the worker starts: one that comes while it registers is not lost, and
         // SIGHUP's default action (ending the process) never applies.
@@ -176,14 +169,17 @@ struct WorkerCommand: ParsableCommand {
     }
 }
 
-/// The worker's stderr: each source with `--verbose`, store problems, and a summary at the end.
+/// What the worker tells: with `-f ndjson` each finished source's items on stdout; on stderr each source with
+/// `--verbose`, store problems, and a summary at the end.
 final class WorkerStatusLines: FleetObserver {
     let verbose: Bool
     let quiet: Bool
+    let items: NDJSONStreamWriter?
 
-    init(verbose: Bool, quiet: Bool) {
+    init(verbose: Bool, quiet: Bool, items: NDJSONStreamWriter?) {
         self.verbose = verbose
         self.quiet = quiet
+        self.items = items
     }
 
     func started(_ id: String, registration: FleetRegistration) {
@@ -196,6 +192,7 @@ final class WorkerStatusLines: FleetObserver {
     }
 
     func fleet(didFinish report: SourceReport, next: Date) {
+        items?.write(report.items, source: report.id, more: false)
         guard verbose else { return }
         Terminal.writeError(WatchStatusLines.line(report, next: next))
     }

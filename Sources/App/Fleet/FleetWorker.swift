@@ -24,16 +24,13 @@ public final class FleetWorker: Sendable {
         public var idleSeconds: Double
         /// Make this manifest the fleet's even when the fleet runs another.
         public var adoptManifest: Bool
-        /// Where the runs' items go.
-        public var output: RunOutput
         /// Reads this worker's manifest again (nil when it cannot be read): called when another worker made a
         /// new manifest the fleet's, so that a worker whose file was updated too follows without a restart.
         public var reload: (@Sendable () -> AppDIContainer?)?
 
         public init(
             once: Bool = false, batchSize: Int = 50, batchesInFlight: Int = 4, holdSeconds: Double = 120,
-            idleSeconds: Double = 5, adoptManifest: Bool = false, output: RunOutput,
-            reload: (@Sendable () -> AppDIContainer?)? = nil
+            idleSeconds: Double = 5, adoptManifest: Bool = false, reload: (@Sendable () -> AppDIContainer?)? = nil
         ) {
             self.reload = reload
             self.once = once
@@ -42,7 +39,6 @@ public final class FleetWorker: Sendable {
             self.holdSeconds = holdSeconds
             self.idleSeconds = idleSeconds
             self.adoptManifest = adoptManifest
-            self.output = output
         }
     }
 
@@ -102,7 +98,7 @@ public final class FleetWorker: Sendable {
         let container = state.withLock { $0.container }
         guard container.store.location.isShared else { throw .needsSharedStore }
         let (opened, warnings) = container.store.open()
-        guard let schedule = opened?.fleet else {
+        guard let schedule = opened?.fleet, let reports = opened?.fleetReports else {
             throw .storeUnavailable(warnings.first ?? "the store cannot be used")
         }
         let registration: FleetRegistration
@@ -117,7 +113,7 @@ public final class FleetWorker: Sendable {
         case .registered(_, _, _, let generation):
             state.withLock { $0.generation = generation }
         }
-        let loop = Thread { [self] in claimLoop(schedule) }
+        let loop = Thread { [self] in claimLoop(schedule, reports: reports) }
         loop.name = "aggregate.worker"
         loop.start()
         return registration
@@ -139,12 +135,14 @@ public final class FleetWorker: Sendable {
 
     // MARK: - The loop (its own thread: every store call blocks)
 
-    private func claimLoop(_ schedule: any FleetScheduleRepository) {
+    private func claimLoop(_ schedule: any FleetScheduleRepository, reports: any FleetReportRepository) {
         var lastRenewal = Date()
         var problem: String?
         /// Finished runs the store has not been told of (it could not be reached): told again on every turn,
         /// their claims renewed meanwhile, so that a restarted store neither runs them again nor loses them.
         var pending: [FleetRunResult] = []
+        /// Reports of finished runs not yet stored, kept likewise (the fleet's servers show the one before until then).
+        var unpublished: [FleetReport] = []
         func report(_ error: SourceError) {
             if problem != error.message { tell { $0.fleet(problem: error.message) } }
             problem = error.message
@@ -158,15 +156,22 @@ public final class FleetWorker: Sendable {
                 defer { state.finished = [] }
                 return (state.finished, state.stopping, state.inFlight)
             }
-            pending += finished.flatMap { self.results(of: $0, stopping: stopping) }
-            if !pending.isEmpty {
+            let ended = finished.map { self.results(of: $0, stopping: stopping) }
+            pending += ended.flatMap(\.results)
+            unpublished += ended.flatMap(\.reports)
+            if !pending.isEmpty || !unpublished.isEmpty {
                 do throws(SourceError) {
-                    let completed = try schedule.complete(worker: id, results: pending)
+                    if !pending.isEmpty {
+                        let completed = try schedule.complete(worker: id, results: pending)
+                        let ids = pending.map(\.id)
+                        state.withLock { state in state.held.subtract(ids) }
+                        if completed < pending.count { tell { $0.fleet(takenOver: pending.count - completed) } }
+                        pending = []
+                    }
+                    // After the schedule: a report never names a run the schedule does not know finished.
+                    try reports.publish(unpublished)
+                    unpublished = []
                     answered()
-                    let ids = pending.map(\.id)
-                    state.withLock { state in state.held.subtract(ids) }
-                    if completed < pending.count { tell { $0.fleet(takenOver: pending.count - completed) } }
-                    pending = []
                 } catch {
                     report(error)
                 }
@@ -241,9 +246,11 @@ public final class FleetWorker: Sendable {
         }
         var request = RunRequest(selection: claims.map(\.id))
         request.claimed = true
+        request.markNew = true
         let container = state.withLock { $0.container }
         do throws(SelectionError) {
-            try container.run(request, cancellation: cancellation, output: options.output, completion: handOver)
+            // Collected, not streamed: the items go into the report the fleet's servers show.
+            try container.run(request, cancellation: cancellation, output: .collect, completion: handOver)
         } catch {
             // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
             tell { $0.fleet(problem: "a batch could not run: \(error.description)") }
@@ -251,14 +258,14 @@ public final class FleetWorker: Sendable {
         }
     }
 
-    /// When each source of a finished batch is due again. A source this worker's own stop cut short is given
-    /// back due as it was: that is no failure of the source.
-    private func results(of batch: Batch, stopping: Bool) -> [FleetRunResult] {
+    /// When each source of a finished batch is due again, and the reports the fleet's servers show. A source
+    /// this worker's own stop cut short is given back due as it was: that is no failure of the source.
+    private func results(of batch: Batch, stopping: Bool) -> (results: [FleetRunResult], reports: [FleetReport]) {
         let now = Date()
         guard let outcome = batch.outcome else {
-            return batch.claims.values.map {
+            return (batch.claims.values.map {
                 FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: $0.intervalSeconds)
-            }
+            }, [])
         }
         if !outcome.sinks.isEmpty { tell { $0.fleet(didDeliver: outcome.sinks) } }
         // Sources this worker's stop cut short go back as they were; the others are scheduled by the watch's policy
@@ -292,7 +299,10 @@ public final class FleetWorker: Sendable {
         }
         for (report, next) in finished { tell { $0.fleet(didFinish: report, next: next) } }
         if gaveBack > 0 { tell { $0.fleet(gaveBack: gaveBack) } }
-        return results
+        let reports = finished.map {
+            FleetReport(report: $0.report, newItemIDs: outcome.newItemIDs[$0.report.id], finishedAt: now, next: $0.next)
+        }
+        return (results, reports)
     }
 
     /// The first wait before a source whose items a sink could not queue runs again (doubled each time after).

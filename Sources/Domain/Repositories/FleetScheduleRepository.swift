@@ -40,6 +40,10 @@ public protocol FleetScheduleRepository: Sendable {
 
     /// The fleet as the store sees it (`aggregate fleet status`).
     func status(recentSeconds: Double) throws(SourceError) -> FleetStatus
+
+    /// Makes source `id` due now for the whole fleet (a refresh asked of a server); a worker holding it keeps
+    /// its run. Returns false when the fleet has no such source.
+    func makeDue(_ id: String) throws(SourceError) -> Bool
 }
 
 /// The sources of the manifest a worker runs: what the fleet schedules.
