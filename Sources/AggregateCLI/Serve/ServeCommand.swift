@@ -81,7 +81,7 @@ struct ServeCommand: ParsableCommand {
             Terminal.writeError("aggregate: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
         }
-        let container = try manifestOptions.loadContainer(logger: logger)
+        let container = try manifestOptions.loadContainer(logger: logger, selection: selection.ids)
         if noWorker, !container.storeIsShared {
             Terminal.writeError("""
                 aggregate: serve --no-worker shows what a fleet's workers stored in a shared store; the store is \
@@ -99,8 +99,9 @@ struct ServeCommand: ParsableCommand {
         }
         let interruption = Interruption()
         interruption.cancellation.onCancel { server.shutdown() }
-        Reload.onHangUp { [manifestOptions] in
-            WatchCommand.reload(manifestOptions, logger: logger, quiet: false) { container throws(SelectionError) in
+        Reload.onHangUp { [manifestOptions, selection] in
+            WatchCommand.reload(manifestOptions, selection: selection.ids, logger: logger, quiet: false) {
+                container throws(SelectionError) in
                 try server.reload(container)
             }
         }
