@@ -12,10 +12,11 @@ Rows:
   1 worker / WORKERS workers --once (FLEET_SOURCES sources): wall, total CPU, every source fetched once
 
 SCALE=20000 runs only the scale case instead: WORKERS long-running workers (not --once) on SCALE sources of
-refreshSeconds INTERVAL (300), all due at once when the first worker registers, until each ran once: how long
-that took, the schedule lag (the age of the oldest due source nobody held, sampled every 0.5 s: an upper bound
-of every claim's lag but for the 0.5 s between samples; and the time until 99 % of the sources had been requested, which bounds the p99 claim lag from above, as
-they were all due at the start, counted from the registration), peak RSS per worker, total CPU.
+refreshSeconds INTERVAL (300), all due at once when the first worker registers, until each ran once: how long that
+took, the schedule lag (the age of the oldest due source nobody held, sampled every 0.5 s: an upper bound of every
+claim's lag but for the 0.5 s between samples; and the time until 99 % of the sources had been requested, which
+bounds the p99 claim lag from above, as they were all due at the start, counted from the registration), peak RSS
+per worker, total CPU.
 
     SCALE=20000 WORKERS=4 python3 Benchmarks/fleet/bench.py .build/release/aggregate
 """
