@@ -10,6 +10,15 @@ round. Interleaved rounds, medians of RUNS; CPU is user + sys of the aggregate p
 Rows:
   one process, SQLite / PostgreSQL, plain and --new (SOURCES sources, cacheTTLSeconds 300): wall and CPU
   1 worker / WORKERS workers --once (FLEET_SOURCES sources): wall, total CPU, every source fetched once
+
+SCALE=20000 runs only the scale case instead: WORKERS long-running workers (not --once) on SCALE sources of
+refreshSeconds INTERVAL (300), all due at once when the first worker registers, until each ran once: how long that
+took, the schedule lag (the age of the oldest due source nobody held, sampled every 0.5 s: an upper bound of every
+claim's lag but for the 0.5 s between samples; and the time until 99 % of the sources had been requested, which
+bounds the p99 claim lag from above, as they were all due at the start, counted from the registration), peak RSS
+per worker, total CPU.
+
+    SCALE=20000 WORKERS=4 python3 Benchmarks/fleet/bench.py .build/release/aggregate
 """
 import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time, urllib.parse, urllib.request, uuid
 
@@ -37,10 +46,13 @@ def stats(reset=False):
         return json.load(answer)
 
 
-def manifest(count, name):
+def manifest(count, name, interval=None):
     path = os.path.join(work, name)
+    defaults = {"cacheTTLSeconds": 300, "timeoutSeconds": 120}
+    if interval:
+        defaults["refreshSeconds"] = interval
     with open(path, "w") as file:
-        json.dump({"version": 1, "defaults": {"cacheTTLSeconds": 300, "timeoutSeconds": 120},
+        json.dump({"version": 1, "defaults": defaults,
                    "sources": [{"id": f"s{i:05d}", "provider": "feed", "options": {"urls": [f"{base}/feed/{i}"]}}
                                for i in range(count)]}, file)
     return path
@@ -98,6 +110,68 @@ def fleet(count):
     assert requests == fleet_sources, f"{requests} requests for {fleet_sources} sources"
     return wall, cpu
 
+
+def psql(store, sql):
+    return subprocess.run(["psql", store, "-X", "-A", "-t", "-q", "-c", sql], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def scale(count, workers, interval):
+    store = database()
+    path = manifest(count, "scale.json", interval)
+    stats(reset=True)
+    began = time.monotonic()
+    processes = [start(["worker", "--manifest", path], store) for _ in range(workers)]
+    now = "EXTRACT(EPOCH FROM now())"
+    max_lag, p99_at, registered, rss = 0.0, None, None, [0.0] * workers
+    while True:
+        time.sleep(0.5)
+        requests = stats()["requests"]
+        if registered is None:
+            # Every source is due from the registration on; until one completed it, the oldest due_at says when.
+            registered = float(psql(store, "SELECT MIN(due_at) FROM fleet_source") or 0) or None
+        if p99_at is None and registered and requests >= 0.99 * count:
+            p99_at = float(psql(store, f"SELECT {now}")) - registered
+        lag = psql(store, f"""SELECT COALESCE(MAX({now} - due_at), 0) FROM fleet_source
+                               WHERE due_at <= {now} AND (claim_until IS NULL OR claim_until < {now})""")
+        max_lag = max(max_lag, float(lag or 0))
+        rss = [max(peak_rss_mib(p.pid), old) for p, old in zip(processes, rss)]
+        finished = psql(store, "SELECT count(*) FROM fleet_source WHERE last_finished_at IS NOT NULL")
+        if int(finished or 0) >= count:
+            break
+        if time.monotonic() - began > 3 * interval:
+            sys.exit(f"only {finished} of {count} sources finished in {3 * interval} s")
+    drained = time.monotonic() - began
+    for process in processes:
+        process.send_signal(15)
+    cpu = sum(finish(process) for process in processes)
+    requests = stats()["requests"]
+    assert requests == count, f"{requests} requests for {count} sources: some ran twice or never"
+    print(f"| {count} sources, {workers} workers, refreshSeconds {interval} | value |")
+    print("|---|---:|")
+    print(f"| every source ran once (requests) | {requests} |")
+    print(f"| until each had run | {drained:.1f} s |")
+    print(f"| schedule lag p99 (99 % requested) | {p99_at:.1f} s |")
+    print(f"| schedule lag max (sampled) | {max_lag:.1f} s |")
+    print(f"| peak RSS per worker | {', '.join(f'{r:.0f}' for r in rss)} MiB |")
+    print(f"| CPU, all workers | {cpu:.1f} s |")
+
+
+if os.environ.get("SCALE"):
+    try:
+        scale(int(os.environ["SCALE"]), workers, int(os.environ.get("INTERVAL", "300")))
+    finally:
+        server.terminate()
+        shutil.rmtree(work, True)
+    sys.exit(0)
 
 rows = {}
 cases = [(f"one process, SQLite, {sources} sources", lambda: one_process("sqlite", False)),

@@ -25,7 +25,7 @@ struct CheckSourceCommand: ParsableCommand {
     func run() throws {
         let captured = CapturedLog()
         let logger = Logger(label: "aggregate") { _ in CapturingLogHandler(log: captured) }
-        let container = try manifestOptions.loadContainer(logger: logger)
+        let container = try manifestOptions.loadContainer(logger: logger, selection: [id])
         let checks: [DoctorCheck]
         do throws(SelectionError) {
             checks = try SourceCheck(container: container, sourceID: id, logs: { captured.lines }).run()

@@ -25,9 +25,11 @@ struct ManifestOptions: ParsableArguments {
     }
 
     /// Loads and validates the manifest; an invalid one prints every problem and exits 78.
-    func loadContainer(logger: Logger = Logger(label: "aggregate")) throws -> AppDIContainer {
+    /// - Parameter selection: `--sources` of a command that runs sources: only their options are checked.
+    func loadContainer(logger: Logger = Logger(label: "aggregate"), selection: [String]? = nil) throws -> AppDIContainer {
         do throws(ManifestError) {
-            return try AppDIContainer.load(manifestAt: manifestURL, registry: ActiveProviders.registry, logger: logger)
+            return try AppDIContainer.load(
+                manifestAt: manifestURL, registry: ActiveProviders.registry, logger: logger, selection: selection)
         } catch {
             var message = "error: \(displayPath) is invalid:\n"
             for problem in error.problems {

@@ -131,7 +131,7 @@ struct RunCommand: ParsableCommand {
         let jq = try shaping.compiledJQ(compact: format == .ndjson)
         let template = try templateOption.load()
         let jqFailures = JQFailures()
-        let container = try manifestOptions.loadContainer(logger: logger)
+        let container = try manifestOptions.loadContainer(logger: logger, selection: selection.ids)
         let now = Date()
         let request = RunRequest(
             selection: selection.ids, query: query, deadlineSeconds: deadline,

@@ -24,7 +24,7 @@ extension AppDIContainer {
         var rows: [(source: String, query: String)] = []
         for sourceID in ids {
             guard let source = manifest.source(id: sourceID) else { continue }
-            let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
+            let resolved = resolved(source)
             do throws(SourceError) {
                 let queries = resolved.missing.isEmpty
                     ? try opened.queries(identity(of: source, options: resolved.value)).recentQueries(maxCount: Self.recentQueriesLimit)
@@ -42,9 +42,7 @@ extension AppDIContainer {
     func recentQueriesSources(named id: String?) throws(SelectionError) -> [String] {
         let keeping = manifest.sources.filter { registry.provider(named: $0.provider)?.acceptsQuery == true }
         guard let id else { return keeping.map(\.id) }
-        guard let source = manifest.source(id: id) else {
-            throw .unknownSources([id], known: manifest.sources.map(\.id))
-        }
+        let source = try manifest.sources(selectedBy: [id])[0]
         guard keeping.contains(source) else {
             throw .keepsNoQueries("\(source.id) (\(source.provider))", keeping: keeping.map(\.id))
         }

@@ -28,6 +28,9 @@ public struct AppDIContainer: Sendable {
     let liveHTTPProblems: [String]
     /// Credential helpers' answers for this container's runs (asked once, not at every refresh of a watch).
     let secretCache = SecretCache()
+    /// Each source's options with `${VAR}`s substituted and secret references found: once per container, for
+    /// validation and every run's plan alike.
+    let resolvedOptions = ResolvedOptionsCache()
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
     public var requestRecorder: (any HTTPRequestRecorder)?
 
@@ -49,17 +52,20 @@ public struct AppDIContainer: Sendable {
         self.liveHTTPProblems = network.problems
     }
 
-    /// Loads the manifest at `url` and checks every source's options through its provider, so that one run
+    /// Loads the manifest at `url` and checks its sources' options through their providers, so that one run
     /// reports all problems and nothing is fetched while any remain.
+    /// - Parameter selection: `--sources` of the run the container is for: only these sources' options are
+    ///   checked (a run of one source does not fail on another's); nil checks every source. The manifest's
+    ///   structure and its sinks are checked whatever the selection.
     public static func load(
         manifestAt url: URL, registry: ProviderRegistry = .builtIn,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        logger: Logger = Logger(label: "aggregate")
+        logger: Logger = Logger(label: "aggregate"), selection: [String]? = nil
     ) throws(ManifestError) -> AppDIContainer {
         let (manifest, structural) = try ManifestLoader.loadCollecting(from: url, providers: registry.names)
         let container = AppDIContainer(manifest: manifest, registry: registry, environment: environment, logger: logger)
         do throws(ManifestError) {
-            try container.validate()
+            try container.validate(selection: selection)
         } catch {
             throw ManifestError(inManifestOrder(structural + error.problems))
         }
@@ -78,18 +84,21 @@ public struct AppDIContainer: Sendable {
             .map(\.element)
     }
 
-    /// Runs every provider's option validation (disabled sources too: a typo should not wait until the
-    /// source is switched on). Missing `${VAR}`s are not problems here; they skip the source at run time.
-    public func validate() throws(ManifestError) {
+    /// Runs the providers' option validation of the sources `selection` names, or of every source (disabled
+    /// ones too: a typo should not wait until the source is switched on); ids the manifest lacks are left to
+    /// the run's selection check. Missing `${VAR}`s are not problems here; they skip the source at run time.
+    public func validate(selection: [String]? = nil) throws(ManifestError) {
         var problems: [ManifestProblem] = []
-        for source in manifest.sources {
+        let selected = selection.map(Set.init)
+        for source in manifest.sources where selected?.contains(source.id) ?? true {
+            // Validation reads no secret file and runs no credential helper: a reference stands in as a string.
+            let resolved = resolved(source)
             do throws(ManifestError) {
-                _ = try makeItemSource(source, query: nil)
+                _ = try makeItemSource(source, options: resolved.placeholders, query: nil)
             } catch {
                 problems.append(contentsOf: error.problems)
             }
-            let substituted = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
-            problems += secretReferences(of: source, options: substituted).problems
+            problems += resolved.references.problems
             let minimum = Manifest.Defaults.minimumRemoteRefreshSeconds
             if source.refreshSeconds < minimum, registry.provider(named: source.provider)?.isLocal == false {
                 problems.append(ManifestProblem(
@@ -112,7 +121,7 @@ public struct AppDIContainer: Sendable {
     /// What `aggregate list` shows: each source, whether it would run, and why not.
     public func listing() -> [SourceListing] {
         manifest.sources.map { source in
-            let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
+            let missing = resolved(source).missing
             let state: SourceListing.State =
                 if !source.enabled { .disabled }
                 else if !missing.isEmpty { .missingVariables(missing) }
@@ -128,12 +137,7 @@ public struct AppDIContainer: Sendable {
     ///   - query: `--query`, given to the selected sources whose provider accepts one.
     ///   - storage: the run's persistent store (response cache per source); nil runs without one.
     func plan(selection: [String]?, query: String?, storage: RunStorage? = nil) throws(SelectionError) -> [PlannedSource] {
-        let known = manifest.sources.map(\.id)
-        if let selection {
-            let unknown = selection.filter { !known.contains($0) }
-            if !unknown.isEmpty { throw .unknownSources(unknown, known: known) }
-        }
-        let chosen = manifest.sources.filter { selection?.contains($0.id) ?? true }
+        let chosen = try manifest.sources(selectedBy: selection)
         if query != nil {
             // Only sources that will run count: a disabled search source does not make --query meaningful.
             let running = chosen.filter { $0.enabled || selection != nil }
@@ -146,18 +150,18 @@ public struct AppDIContainer: Sendable {
         }
         return chosen.map { source in
             let named = selection != nil
+            let resolved = resolved(source)
             let descriptor = SourceDescriptor(
                 id: source.id, provider: source.provider, timeoutSeconds: source.timeoutSeconds,
                 concurrency: source.concurrency)
             if !source.enabled && !named {
                 // A first run shows what a disabled source would need (a key): the one step to turn it on.
-                let missing = EnvironmentSubstitution.apply(to: source.options, environment: environment).missing
+                let missing = resolved.missing
                 let reason = missing.isEmpty ? "disabled in the manifest"
                     : "disabled in the manifest; needs \(missing.map { "$\($0)" }.joined(separator: ", ")) (then name it "
                         + "with --sources \(source.id), or enable it)"
                 return PlannedSource(descriptor: descriptor, plan: .skip(reason: reason, error: nil))
             }
-            let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
             if !resolved.missing.isEmpty {
                 let names = resolved.missing.map { "$\($0)" }.joined(separator: ", ")
                 let error = SourceError(.configuration, "needs environment variable \(names), which is not set")
@@ -169,7 +173,7 @@ public struct AppDIContainer: Sendable {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
                 let services = storage?.services(for: source, identity: identity(of: source, options: resolved.value))
                 let providerServices = (services ?? SourceServices()).forProvider(live: liveHTTP, recorder: requestRecorder)
-                let references = secretReferences(of: source, options: resolved.value)
+                let references = resolved.references
                 if !references.problems.isEmpty { throw ManifestError(references.problems) }
                 if !references.isEmpty {
                     // Read when the source loads, on a thread of its own: planning never waits for a program.
@@ -200,19 +204,28 @@ public struct AppDIContainer: Sendable {
             fingerprint: SourceFingerprint.make(provider: provider, options: options, baseDirectory: manifest.baseDirectory))
     }
 
-    /// The secret options of `source` given as `{"fromFile"}` / `{"fromCommand"}` (`SecretReference`).
-    func secretReferences(of source: Manifest.Source, options: JSONValue) -> SecretReferences {
-        SecretReferences(provider: registry.provider(named: source.provider), options: options, optionsPath: source.optionsPath)
+    /// `source`'s options as a run reads them (`ResolvedOptions`), worked out the first time they are asked for.
+    func resolved(_ source: Manifest.Source) -> ResolvedOptions {
+        resolvedOptions.options(of: source) {
+            let substituted = EnvironmentSubstitution.apply(to: source.options, environment: environment)
+            return ResolvedOptions(
+                value: substituted.value, missing: substituted.missing,
+                references: SecretReferences(
+                    provider: registry.provider(named: source.provider), options: substituted.value,
+                    optionsPath: source.optionsPath))
+        }
     }
 
     /// The store's one name for messages (`StoreLocation.displayName`): the SQLite file, or the PostgreSQL URL
     /// without its password.
     public var storeDisplayName: String { store.location.displayName }
 
-    /// - Parameter options: the source's options with `${VAR}` substituted (nil: substitute now).
+    /// Whether other processes and machines share the store (PostgreSQL): what a fleet needs.
+    public var storeIsShared: Bool { store.location.isShared }
+
+    /// - Parameter options: the source's options with `${VAR}` substituted (and secrets read, or placeholders).
     private func makeItemSource(
-        _ source: Manifest.Source, options: JSONValue? = nil, query: String?,
-        services: ProviderServices? = nil
+        _ source: Manifest.Source, options: JSONValue, query: String?, services: ProviderServices? = nil
     ) throws(ManifestError) -> any ItemSource {
         let services = services ?? SourceServices().forProvider(live: liveHTTP)
         guard let provider = registry.provider(named: source.provider) else {
@@ -220,11 +233,6 @@ public struct AppDIContainer: Sendable {
         }
         var sourceLogger = logger
         sourceLogger[metadataKey: "source"] = "\(source.id)"
-        let options = options ?? {
-            // Validation reads no secret file and runs no credential helper: a reference stands in as a string.
-            let substituted = EnvironmentSubstitution.apply(to: source.options, environment: environment).value
-            return secretReferences(of: source, options: substituted).placeholders(in: substituted)
-        }()
         return try provider.makeSource(SourceConfiguration(
             id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
             timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger,

@@ -83,6 +83,18 @@ public struct Manifest: Sendable, Hashable {
         sources.first { $0.id == id }
     }
 
+    /// The sources `selection` (`--sources`) names, in manifest order, or every source for nil: the one check of a
+    /// selection against the manifest, for every front end (run, watch, serve, worker, check-source, queries).
+    /// - Throws: `.unknownSources` with the ids the manifest lacks and those it defines.
+    public func sources(selectedBy selection: [String]?) throws(SelectionError) -> [Source] {
+        guard let selection else { return sources }
+        let known = Set(sources.map(\.id))
+        let unknown = selection.filter { !known.contains($0) }
+        if !unknown.isEmpty { throw .unknownSources(unknown, known: sources.map(\.id)) }
+        let named = Set(selection)
+        return sources.filter { named.contains($0.id) }
+    }
+
     public func sink(id: String) -> Sink? {
         sinks.first { $0.id == id }
     }

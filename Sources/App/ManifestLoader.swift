@@ -5,7 +5,7 @@ import ProviderKit
 
 /// Reads and structurally validates a manifest, reporting every problem with its JSON path.
 ///
-/// Provider options are checked later, by each provider (see `AppDIContainer.validate()`), because only the
+/// Provider options are checked later, by each provider (see `AppDIContainer.validate(selection:)`), because only the
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.

@@ -20,6 +20,8 @@ struct OpenedStore: Sendable {
     var maintenance: any StoreMaintaining
     /// The fleet's schedule (`aggregate worker`): on a shared store only.
     var fleet: (any FleetScheduleRepository)?
+    /// The fleet's latest reports (`serve --no-worker`): on a shared store only.
+    var fleetReports: (any FleetReportRepository)?
     /// What `aggregate store info` prints: the kind of store, where it is, and for PostgreSQL the server's
     /// version and the schema's migrations (asked of the server).
     var info: @Sendable () throws(SourceError) -> [String]
@@ -40,7 +42,7 @@ struct OpenedStore: Sendable {
             },
             outbox: SQLiteSinkOutboxRepository(database: database),
             maintenance: SQLiteStoreMaintenance(database: database),
-            fleet: nil, info: { StoreLocation.sqlite(database.url).summary })
+            fleet: nil, fleetReports: nil, info: { StoreLocation.sqlite(database.url).summary })
     }
 
     static func postgres(_ database: PostgresStoreDatabase) -> OpenedStore {
@@ -56,6 +58,7 @@ struct OpenedStore: Sendable {
             outbox: PostgresSinkOutboxRepository(database: database),
             maintenance: PostgresStoreMaintenance(database: database),
             fleet: PostgresFleetSchedule(database: database),
+            fleetReports: PostgresFleetReports(database: database),
             info: { () throws(SourceError) in
                 let (version, migrations) = try database.describe()
                 let url = database.url

@@ -117,8 +117,11 @@ extension AppDIContainer {
                 case .stream(let write, _): write(descriptors[index], streamFilter?.filter(batch) ?? batch, more)
                 }
             })
+        // Four sources loading per request slot keep the slots busy, while a 10,000-source run holds a few hundred
+        // sources' timers and buffers rather than all of them (BENCHMARKS.md, "Sources admitted as slots free up").
         AggregateSourcesUseCase().execute(
-            plan, deadlineSeconds: request.deadlineSeconds, cancellation: cancellation, observer: observer, stream: items
+            plan, deadlineSeconds: request.deadlineSeconds, cancellation: cancellation, observer: observer, stream: items,
+            maxLoading: 4 * manifest.defaults.maxConcurrentRequests
         ) { loaded in
             items.outcome(loaded) { finished in
                 var report = finished.report

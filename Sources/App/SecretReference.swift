@@ -243,19 +243,19 @@ struct SecretResolvingSource: ItemSource {
     let cache: SecretCache
     let build: @Sendable (JSONValue) throws(ManifestError) -> any ItemSource
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         references.resolve(
             in: options, baseDirectory: baseDirectory, timeoutSeconds: timeoutSeconds, cancellation: context.cancellation,
             environment: environment, cache: cache
         ) { [build] result in
             switch result {
             case .failure(let error):
-                sink.fail(error)
+                receiver.fail(error)
             case .success(let resolved):
                 do throws(ManifestError) {
-                    try build(resolved).load(context, into: sink)
+                    try build(resolved).load(context, into: receiver)
                 } catch {
-                    sink.fail(SourceError(.configuration, error.description))
+                    receiver.fail(SourceError(.configuration, error.description))
                 }
             }
         }

@@ -45,6 +45,7 @@ final class SinkOffer: Sendable {
             guard let outbox else {
                 var report = SinkReport(id: sink.id)
                 report.errors = ["the store is unavailable: nothing could be queued or sent"]
+                report.unqueued = true
                 reports.withLock { $0[position] = report }
                 continue
             }

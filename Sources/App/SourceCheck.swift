@@ -31,16 +31,14 @@ public struct SourceCheck: Sendable {
 
     /// The checks, in order. Throws a selection error when the manifest has no such source.
     public func run() throws(SelectionError) -> [DoctorCheck] {
-        guard let source = container.manifest.source(id: sourceID) else {
-            throw .unknownSources([sourceID], known: container.manifest.sources.map(\.id))
-        }
+        let source = try container.manifest.sources(selectedBy: [sourceID])[0]
         var checks = [DoctorCheck(.passed, "options", "valid for the \(source.provider) provider (the manifest loaded)")]
-        let resolved = EnvironmentSubstitution.apply(to: source.options, environment: container.environment)
+        let resolved = container.resolved(source)
         if !resolved.missing.isEmpty {
             let names = resolved.missing.map { "$\($0)" }.joined(separator: ", ")
             return checks + [DoctorCheck(.failed, "options", "need \(names), which is not set", fix: "set it, then check again")]
         }
-        let secrets = secretValues(of: source, options: resolved.value)
+        let secrets = secretValues(of: source, resolved: resolved)
         let request = RunRequest(selection: [sourceID], cacheMode: .refresh)
         var reports: [SourceReport] = []
         for attempt in 1...2 {
@@ -139,23 +137,23 @@ public struct SourceCheck: Sendable {
 
     /// Values that must not come out: secret options (references read here as a run reads them), and for an
     /// exec source its `env` and `config` values under secret-sounding names.
-    private func secretValues(of source: Manifest.Source, options: JSONValue) -> [String] {
+    private func secretValues(of source: Manifest.Source, resolved options: ResolvedOptions) -> [String] {
         let provider = container.registry.provider(named: source.provider)
         let secretNames = Set((provider?.options ?? []).filter(\.secret).map(\.name))
-        var resolved = options
-        let references = container.secretReferences(of: source, options: options)
+        var resolved = options.value
+        let references = options.references
         if !references.isEmpty {
             let result = Mutex<JSONValue?>(nil)
             let done = DispatchSemaphore(value: 0)
             references.resolve(
-                in: options, baseDirectory: container.manifest.baseDirectory, timeoutSeconds: source.timeoutSeconds,
+                in: options.value, baseDirectory: container.manifest.baseDirectory, timeoutSeconds: source.timeoutSeconds,
                 cancellation: nil, environment: container.environment, cache: container.secretCache
             ) { outcome in
                 result.withLock { $0 = try? outcome.get() }
                 done.signal()
             }
             done.wait()
-            resolved = result.withLock { $0 } ?? options
+            resolved = result.withLock { $0 } ?? options.value
         }
         var values = (resolved.objectValue ?? [:]).filter { secretNames.contains($0.key) }.compactMap(\.value.stringValue)
             + references.secrets(in: resolved)

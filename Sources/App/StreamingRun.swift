@@ -21,7 +21,7 @@ final class StreamingRun: ItemStream {
     private struct Source {
         var streams: Bool?
         var held: [Item] = []
-        /// A held source's items past its display cap (`ItemSink.emitPastCap`).
+        /// A held source's items past its display cap (`ItemReceiver.emitPastCap`).
         var heldPastCap: [Item] = []
         var batches = 0
         var isFirstRun = false

@@ -10,7 +10,7 @@ struct HackerNewsStoriesSource: ItemSource {
     let maxItems: Int
     let itemKind: StoryItemKind
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, maxItems, itemKind) = (self.repository, self.maxItems, self.itemKind)
         repository.storyIDs(cancellation: context.cancellation) { result in
             let ids: [Int]
@@ -18,19 +18,19 @@ struct HackerNewsStoriesSource: ItemSource {
             case .success(let all):
                 ids = Array(all.prefix(maxItems))
                 if all.count > maxItems {
-                    sink.warn("\(maxItems) of the list's \(all.count) stories kept (maxItems); the others were not fetched")
+                    receiver.warn("\(maxItems) of the list's \(all.count) stories kept (maxItems); the others were not fetched")
                 }
-            case .failure(let error): return sink.fail(error)
+            case .failure(let error): return receiver.fail(error)
             }
-            guard !ids.isEmpty else { return sink.finish() }
+            guard !ids.isEmpty else { return receiver.finish() }
             switch itemKind {
             case .record:
-                ReadRecordsUseCase(repository: StoryRecords(repository: repository, ids: ids)).load(context, into: sink)
+                ReadRecordsUseCase(repository: StoryRecords(repository: repository, ids: ids)).load(context, into: receiver)
             case .entry:
                 FetchFeedEntriesUseCase(
                     repository: StoryFeeds(repository: repository), locations: ids.map { .url(discussionURL($0)) },
                     maxEntriesPerFeed: 1, label: { "story \(StoryFeeds.id(of: $0).map(String.init) ?? "?")" }
-                ).load(context, into: sink)
+                ).load(context, into: receiver)
             }
         }
     }

@@ -11,7 +11,7 @@ import ProviderKit
 ///                    "units": "metric", "apiKey": "${OPENWEATHER_API_KEY}" } }
 ///
 /// Cities are fetched concurrently (the source's `concurrency`) and reported in manifest order. Partial
-/// failure follows the shared policy (`ItemSink.finish(collecting:)`): a city that fails (404, say) is a
+/// failure follows the shared policy (`ItemReceiver.finish(collecting:)`): a city that fails (404, say) is a
 /// warning naming it and the source stays `ok` with the other cities; the source is `error` only when
 /// every city failed.
 ///

@@ -110,12 +110,22 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
     }
 
     @discardableResult
-    public func renew(worker: String, holdSeconds: Double) throws(SourceError) -> (held: Int, generation: Int) {
+    public func renew(
+        worker: String, holding: [String], holdSeconds: Double
+    ) throws(SourceError) -> (held: Int, generation: Int) {
         try database.withSession { session in
             try session.execute("UPDATE fleet_worker SET seen_at = \(unescaped: Self.now) WHERE worker_id = \(worker)")
-            let held = try session.execute("""
-                UPDATE fleet_source SET claim_until = \(unescaped: Self.now) + \(holdSeconds) WHERE claimed_by = \(worker)
-                """)
+            // One statement: what the worker runs is extended, what it does not know it holds is given back.
+            let held = try session.rows("""
+                WITH renewed AS (
+                    UPDATE fleet_source SET
+                        claimed_by = CASE WHEN source_id = ANY(\(holding)::text[]) THEN claimed_by END,
+                        claim_until = CASE WHEN source_id = ANY(\(holding)::text[])
+                            THEN \(unescaped: Self.now) + \(holdSeconds) END
+                    WHERE claimed_by = \(worker)
+                    RETURNING claimed_by)
+                SELECT count(claimed_by) FROM renewed
+                """).first?[0].decode(Int.self) ?? 0
             return (held, try Self.generation(session))
         }
     }
@@ -125,9 +135,9 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
         try session.rows("SELECT generation FROM fleet_manifest").first?[0].decode(Int.self) ?? 0
     }
 
-    public func complete(worker: String, results: [FleetRunResult]) throws(SourceError) {
-        guard !results.isEmpty else { return }
-        try database.withSession { session in
+    public func complete(worker: String, results: [FleetRunResult]) throws(SourceError) -> Int {
+        guard !results.isEmpty else { return 0 }
+        return try database.withSession { session in
             try session.execute("""
                 UPDATE fleet_source f SET claimed_by = NULL, claim_until = NULL, due_at = \(unescaped: Self.now) + r.next,
                     failures = r.failures, last_status = r.status, last_finished_at = \(unescaped: Self.now)
@@ -175,6 +185,14 @@ extension PostgresFleetSchedule: FleetScheduleRepository {
                 sources: try counts?[0].decode(Int.self) ?? 0, due: try counts?[1].decode(Int.self) ?? 0,
                 overdue: try counts?[2].decode(Int.self) ?? 0, held: try counts?[3].decode(Int.self) ?? 0,
                 oldestDue: oldest, workers: workers)
+        }
+    }
+
+    public func makeDue(_ id: String) throws(SourceError) -> Bool {
+        try database.withSession { session in
+            try session.execute("""
+                UPDATE fleet_source SET due_at = LEAST(due_at, \(unescaped: Self.now)) WHERE source_id = \(id)
+                """) > 0
         }
     }
 }

@@ -119,6 +119,20 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // The latest report of each of the fleet's sources, as its worker stored it (`serve --no-worker`); the
+        // version grows with every report stored, so a reader asks only for what changed.
+        ("v4-fleet-report", [
+            "CREATE SEQUENCE fleet_report_version",
+            """
+            CREATE TABLE fleet_report (
+                source_id text PRIMARY KEY,
+                version bigint NOT NULL,
+                body text NOT NULL,
+                stored_at double precision NOT NULL
+            )
+            """,
+            "CREATE INDEX fleet_report_stored_at ON fleet_report (stored_at)",
+        ]),
     ]
 
     /// Applies the migrations the database lacks.

@@ -16,18 +16,27 @@ import Synchronization
 /// runs on SwiftNIO's event loop threads: nothing here ever needs a thread of Swift's cooperative pool, so a
 /// call that does come from the pool can delay it but never deadlock it.
 ///
-/// Connections are kept for reuse (at most `maxIdle` idle ones) and opened on demand, so the pool grows with
-/// the run's concurrency. A connection found dead (the server restarted) is dropped and the call tried once
-/// more on a new one.
+/// A process uses at most `maxConnections` connections for its calls, opened on demand and kept for reuse; a
+/// call that finds them all busy waits for one (measured: without the bound a 300-source run opened 609
+/// sessions, and each is a process the server forks). Advisory locks live on one more connection
+/// (`PostgresLeaseSession`); only a lease that must wait for another holder opens its own. A connection found
+/// dead (the server restarted) is dropped and the call tried once more on a new one.
 public final class PostgresStoreDatabase: Sendable {
     public let url: PostgresStoreURL
     private let configuration: PostgresConnection.Configuration
     private let idle = Mutex<[PostgresConnection]>([])
+    /// One permit per connection a call may use.
+    private let permits = DispatchSemaphore(value: PostgresStoreDatabase.maxConnections)
     private let connectionIDs = Atomic<Int>(0)
+    /// The connection this process's advisory locks are held on.
+    let leases = PostgresLeaseSession()
     let logger = Logger(label: "aggregate.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// Idle connections kept between calls.
-    static let maxIdle = 8
+    /// The most connections this process's calls use at once (leases aside). Store calls are short; 8 kept a
+    /// 300-source run's calls from waiting on each other (BENCHMARKS.md, "The fleet").
+    public static let maxConnections = 8
+    /// How long a call waits for one of them before it fails.
+    static let connectionWaitSeconds: Double = 60
     /// How long connecting may take.
     static let connectTimeoutSeconds: Int64 = 10
 
@@ -59,6 +68,7 @@ public final class PostgresStoreDatabase: Sendable {
             return idle
         }
         for connection in connections { connection.closeSoon() }
+        leases.close()
     }
 
     private static func tls(for url: PostgresStoreURL) throws(SourceError) -> PostgresConnection.Configuration.TLS {
@@ -103,6 +113,12 @@ public final class PostgresStoreDatabase: Sendable {
     /// Runs `body` on a pooled connection. A pooled connection that turns out dead is replaced once.
     @discardableResult
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws(SourceError) -> T {
+        guard permits.wait(timeout: .now() + Self.connectionWaitSeconds) == .success else {
+            throw SourceError(
+                .timeout, "the store \(url.redacted) had no free connection for \(Int(Self.connectionWaitSeconds)) s "
+                    + "(this process uses at most \(Self.maxConnections))")
+        }
+        defer { permits.signal() }
         var attempt = 0
         while true {
             attempt += 1
@@ -145,14 +161,10 @@ public final class PostgresStoreDatabase: Sendable {
         }
     }
 
+    /// Keeps `connection` for the next call (never more than `maxConnections`: each call holds a permit).
     private func release(_ connection: PostgresConnection) {
         guard !connection.isClosed else { return }
-        let kept = idle.withLock { idle -> Bool in
-            guard idle.count < Self.maxIdle else { return false }
-            idle.append(connection)
-            return true
-        }
-        if !kept { connection.closeSoon() }
+        idle.withLock { $0.append(connection) }
     }
 
     static func isConnectionLoss(_ error: any Error) -> Bool {

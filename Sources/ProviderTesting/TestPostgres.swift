@@ -116,6 +116,16 @@ public struct TestPostgresCluster: Sendable {
         _ = try await Self.bash("postgres_cluster_restart", environment: environment)
     }
 
+    /// Stops the server, keeping its data: connections are refused until `resume`.
+    public func pause() async throws {
+        _ = try await Self.bash("postgres_cluster_pause", environment: environment)
+    }
+
+    /// Starts a paused server again, on the same port.
+    public func resume() async throws {
+        _ = try await Self.bash("postgres_cluster_resume", environment: environment)
+    }
+
     public func stop() async {
         _ = try? await Self.bash("postgres_cluster_stop", environment: environment)
     }

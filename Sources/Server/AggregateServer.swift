@@ -8,12 +8,27 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 
-/// `aggregate serve`: one watch (App's `Watcher`, the engine and schedule `aggregate watch` uses) keeps every
-/// source fresh, and a Hummingbird server answers from its latest state.
+/// What keeps a server's sources fresh: its own watch (`Watcher`, the engine and schedule `aggregate watch`
+/// uses), or a fleet's workers, whose reports it reads from the shared store (`FleetFollower`).
+protocol ServedSources: Sendable {
+    /// The ids served, in manifest order.
+    var sourceIDs: [String] { get }
+    func start()
+    func stop(completion: @escaping @Sendable () -> Void)
+    /// Returns false for an id not served.
+    func refresh(_ id: String) -> Bool
+    func reload(_ container: AppDIContainer) throws(SelectionError)
+}
+
+extension Watcher: ServedSources {}
+extension FleetFollower: ServedSources {}
+
+/// `aggregate serve`: `ServedSources` keep every source fresh, and a Hummingbird server answers from their
+/// latest state.
 public final class AggregateServer: Sendable {
     public let configuration: ServeConfiguration
     let state: ServeState
-    let watcher: Watcher
+    let watcher: any ServedSources
     private let access: AccessControl
     private let logger: Logger
 
@@ -32,13 +47,18 @@ public final class AggregateServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         let events = EventLog(capacity: configuration.eventCapacity, maxClients: configuration.maxEventClients)
-        let state = ServeState(sources: [], events: events, metrics: ServeMetrics())
+        let state = ServeState(sources: [], events: events, metrics: ServeMetrics(), logger: logger)
         self.state = state
         var container = container
         container.requestRecorder = state.metrics
-        self.watcher = try Watcher(
-            container: container, options: Watcher.Options(selection: selection, items: .all, output: .collect),
-            observer: state)
+        if configuration.followsFleet {
+            self.watcher = try FleetFollower(
+                container: container, options: FleetFollower.Options(selection: selection), observer: state)
+        } else {
+            self.watcher = try Watcher(
+                container: container, options: Watcher.Options(selection: selection, items: .all, output: .collect),
+                observer: state)
+        }
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
         self.access = AccessControl(token: configuration.token)

@@ -21,6 +21,8 @@ public struct ServeConfiguration: Sendable {
     public var shutdownGraceSeconds: Double = 10
     /// `/metrics` series per source (`--metrics-sources`).
     public var metricsSources: MetricsSources = .auto
+    /// `--no-worker`: run no source; show what a fleet's workers stored in the shared store (`FleetFollower`).
+    public var followsFleet = false
 
     public init(
         listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8080), token: ServeToken? = nil,

@@ -21,11 +21,11 @@ private struct RememberingSource: ItemSource {
     let query: String?
     let queries: (any MoviesQueriesRepository)?
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
-        guard let query else { return sink.finish() }
-        guard let queries else { return sink.fail(SourceError(.configuration, "no recent-queries store")) }
-        do throws(SourceError) { try queries.saveRecentQuery(query) } catch { return sink.fail(error) }
-        sink.finish()
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
+        guard let query else { return receiver.finish() }
+        guard let queries else { return receiver.fail(SourceError(.configuration, "no recent-queries store")) }
+        do throws(SourceError) { try queries.saveRecentQuery(query) } catch { return receiver.fail(error) }
+        receiver.finish()
     }
 }
 

@@ -15,11 +15,11 @@ private struct BatchesSource: ItemSource {
     /// Called before the first batch (an HTTP source's response passing through the cache).
     var beforeFirstBatch: @Sendable () -> Void = {}
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             beforeFirstBatch()
-            for batch in batches { sink.emit(batch.map { Item(kind: .record, id: $0, title: $0) }) }
-            sink.finish()
+            for batch in batches { receiver.emit(batch.map { Item(kind: .record, id: $0, title: $0) }) }
+            receiver.finish()
         }
     }
 }
@@ -145,10 +145,10 @@ struct StreamingRunTests {
         let policy = try #require(failing.services(for: manifestSource("api", ttl: 300), identity: .testing("api")).responseCache)
         struct Failing: ItemSource {
             let policy: ResponseCachePolicy
-            func load(_ context: LoadContext, into sink: ItemSink) {
+            func load(_ context: LoadContext, into receiver: ItemReceiver) {
                 policy.activity.record(.miss)
-                sink.emit([Item(kind: .record, id: "partial", title: "partial")])
-                sink.fail(SourceError(.network, "connection refused"))
+                receiver.emit([Item(kind: .record, id: "partial", title: "partial")])
+                receiver.fail(SourceError(.network, "connection refused"))
             }
         }
         let secondRun = await run([("api", Failing(policy: policy))], storage: failing, registered: ["api"])

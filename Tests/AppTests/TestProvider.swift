@@ -34,9 +34,9 @@ struct EchoProvider: Provider {
 struct EchoSource: ItemSource {
     let item: Item
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
-        sink.emit([item])
-        sink.finish()
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
+        receiver.emit([item])
+        receiver.finish()
     }
 }
 

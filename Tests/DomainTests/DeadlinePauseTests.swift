@@ -8,11 +8,11 @@ import Testing
 private struct QueuedSource: ItemSource {
     var seconds: Double
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let resume = context.cancellation.pauseDeadline()
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
             resume()
-            sink.finish()
+            receiver.finish()
         }
     }
 }

@@ -10,7 +10,7 @@ private final class CancellationProbe: ItemSource {
 
     var wasCancelled: Bool { cancelled.withLock { $0 } }
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         context.cancellation.onCancel { [self] in cancelled.withLock { $0 = true } }
     }
 }
@@ -21,9 +21,9 @@ private final class LingeringSource: ItemSource {
 
     var lingeringEnded: Bool { ended.withLock { $0 } }
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let end = context.lingering.begin()
-        sink.finish()
+        receiver.finish()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { [self] in
             ended.withLock { $0 = true }
             end()

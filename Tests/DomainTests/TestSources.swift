@@ -14,17 +14,17 @@ struct ScriptedSource: ItemSource {
 
     let behaviour: Behaviour
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         switch behaviour {
         case .items(let titles, let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-                sink.emit(titles.map { Item(kind: .record, id: $0, title: $0) })
-                sink.finish()
+                receiver.emit(titles.map { Item(kind: .record, id: $0, title: $0) })
+                receiver.finish()
             }
         case .failure(let error, let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { sink.fail(error) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { receiver.fail(error) }
         case .hangs(let titles):
-            sink.emit(titles.map { Item(kind: .record, id: $0, title: $0) })
+            receiver.emit(titles.map { Item(kind: .record, id: $0, title: $0) })
         }
     }
 }

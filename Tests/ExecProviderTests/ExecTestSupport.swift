@@ -137,21 +137,21 @@ extension ScratchDirectory.Folder {
 /// then waits for what a run waits for: the source's finish and its lingering work. Returns how it finished.
 func loadUntilSettled(
     _ source: any ItemSource, cancellation: CancellationToken, meanwhile: () async throws -> Void
-) async throws -> ItemSink.Outcome? {
+) async throws -> ItemReceiver.Outcome? {
     let lingering = LingeringWork()
-    let (outcomes, finished) = AsyncStream.makeStream(of: ItemSink.Outcome.self)
-    let sink = ItemSink(onItems: { _ in }, onFinish: { outcome, _ in
+    let (outcomes, finished) = AsyncStream.makeStream(of: ItemReceiver.Outcome.self)
+    let receiver = ItemReceiver(onItems: { _ in }, onFinish: { outcome, _ in
         finished.yield(outcome)
         finished.finish()
     })
-    source.load(LoadContext(concurrency: 1, cancellation: cancellation, lingering: lingering), into: sink)
+    source.load(LoadContext(concurrency: 1, cancellation: cancellation, lingering: lingering), into: receiver)
     do {
         try await meanwhile()
     } catch {
         cancellation.cancel()  // leave nothing running behind a failed test
         throw error
     }
-    var outcome: ItemSink.Outcome?
+    var outcome: ItemReceiver.Outcome?
     for await value in outcomes { outcome = value }
     await withCheckedContinuation { settled in lingering.notify(queue: .global()) { settled.resume() } }
     return outcome

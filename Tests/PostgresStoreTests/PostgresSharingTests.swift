@@ -3,6 +3,7 @@ import Foundation
 import PostgresStore
 import ProviderKit
 import ProviderTesting
+import Synchronization
 import Testing
 
 /// What only a store shared by several processes does: fetch leases, one sender per sink, and connection
@@ -32,6 +33,57 @@ struct PostgresSharingTests {
         #expect(held)
         #expect(waitedOut, "the second process gave up at its deadline instead of waiting forever")
         #expect(afterRelease)
+    }
+
+    @Test("a lease this process holds is not taken again by it: a second acquire waits, and gets it once released")
+    func leaseHeldInProcess() async throws {
+        let url = try await TestPostgres.makeDatabase()
+        let (waitedOut, afterRelease) = try await blocking {
+            let (_, store) = try Self.open(url)
+            let lease = store.acquireFetchLease(forKey: "k", cancellation: CancellationToken())
+            // PostgreSQL's session locks count: taken again on the connection that holds it, it would be granted.
+            let again = store.acquireFetchLease(forKey: "k", cancellation: CancellationToken(deadline: .now() + 0.5))
+            lease?.release()
+            let afterRelease = store.acquireFetchLease(forKey: "k", cancellation: CancellationToken(deadline: .now() + 10))
+            afterRelease?.release()
+            return (again == nil, afterRelease != nil)
+        }
+        #expect(waitedOut, "the second acquire in the same process waited for the first")
+        #expect(afterRelease)
+    }
+
+    @Test("a process's calls and leases share a bounded set of connections: 32 threads and 50 leases open at most 9 sessions")
+    func boundedConnections() async throws {
+        let url = try await TestPostgres.makeDatabase()
+        let name = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let threads = 32
+        let answered = try await blocking { () -> Int in
+            let (_, store) = try Self.open(url)
+            let leases = (0..<50).compactMap { store.acquireFetchLease(forKey: "k\($0)", cancellation: CancellationToken()) }
+            let done = DispatchGroup()
+            let answered = Mutex(0)
+            for thread in 0..<threads {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    for call in 0..<20 {
+                        let response = StoredResponse(
+                            status: 200, headers: [], body: Data("\(thread).\(call)".utf8), storedAt: Date(),
+                            expiresAt: Date() + 60)
+                        guard (try? store.store(response, forKey: "t\(thread)", sourceID: "s")) != nil,
+                              (try? store.response(forKey: "t\(thread)"))?.body == response.body else { continue }
+                        answered.withLock { $0 += 1 }
+                    }
+                }.start()
+            }
+            done.wait()
+            for lease in leases { lease.release() }
+            return leases.count == 50 ? answered.withLock { $0 } : -1
+        }
+        let sessions = try await TestPostgres.administer("SELECT sessions FROM pg_stat_database WHERE datname = '\(name)'")
+        #expect(answered == threads * 20, "every call answered, and every lease had")
+        let opened = try #require(Int(sessions.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(opened <= PostgresStoreDatabase.maxConnections + 1, "sessions opened: \(opened)")
     }
 
     @Test("a lease whose holder's session dies (a killed process) is released by the server")

@@ -82,17 +82,17 @@ struct FixtureServerTests {
 @Suite("Source runner and log capture")
 struct SourceRunnerTests {
     struct TwoItems: ItemSource {
-        func load(_ context: LoadContext, into sink: ItemSink) {
+        func load(_ context: LoadContext, into receiver: ItemReceiver) {
             DispatchQueue.global().async {
-                sink.emit([Item(kind: .record, id: "1", title: "one"), Item(kind: .record, id: "2", title: "two")])
-                sink.warn("something minor")
-                sink.finish()
+                receiver.emit([Item(kind: .record, id: "1", title: "one"), Item(kind: .record, id: "2", title: "two")])
+                receiver.warn("something minor")
+                receiver.finish()
             }
         }
     }
 
     struct Silent: ItemSource {
-        func load(_ context: LoadContext, into sink: ItemSink) {}
+        func load(_ context: LoadContext, into receiver: ItemReceiver) {}
     }
 
     @Test("a source's items, warnings and status come back as a report")

@@ -33,21 +33,21 @@ private struct CarelessSource: ItemSource {
     let baseURL: URL
     let client: CurlHTTPClient
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let group = DispatchGroup()
         for unit in units {
             group.enter()
             client.fetch(.get(baseURL, path: "/careless", query: [URLQueryItem(name: "unit", value: unit)]),
                          cancellation: context.cancellation) { result in
                 if case .success(let response) = result, response.isSuccess {
-                    sink.emit([Item(kind: .record, id: UUID().uuidString, title: unit, fields: ["Field \(Int.random(in: 0...9999))": 1])])
+                    receiver.emit([Item(kind: .record, id: UUID().uuidString, title: unit, fields: ["Field \(Int.random(in: 0...9999))": 1])])
                 } else {
-                    sink.fail(SourceError(.network, "request failed for key \(apiKey)"))
+                    receiver.fail(SourceError(.network, "request failed for key \(apiKey)"))
                 }
                 group.leave()
             }
         }
-        group.notify(queue: .global()) { sink.finish() }
+        group.notify(queue: .global()) { receiver.finish() }
     }
 }
 
@@ -73,16 +73,16 @@ private struct StubbornSource: ItemSource {
     let baseURL: URL
     let client: CurlHTTPClient
 
-    func load(_ context: LoadContext, into sink: ItemSink) {
-        fetch(units[...], into: sink)
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
+        fetch(units[...], into: receiver)
     }
 
-    private func fetch(_ left: ArraySlice<String>, into sink: ItemSink) {
-        guard let unit = left.first else { return sink.finish() }
+    private func fetch(_ left: ArraySlice<String>, into receiver: ItemReceiver) {
+        guard let unit = left.first else { return receiver.finish() }
         client.fetch(.get(baseURL, path: "/stubborn", query: [URLQueryItem(name: "unit", value: unit)]),
                      cancellation: CancellationToken()) { _ in
-            sink.emit([Item(kind: .record, id: unit, title: unit)])
-            fetch(left.dropFirst(), into: sink)
+            receiver.emit([Item(kind: .record, id: unit, title: unit)])
+            fetch(left.dropFirst(), into: receiver)
         }
     }
 }

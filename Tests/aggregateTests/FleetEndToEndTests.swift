@@ -8,15 +8,18 @@ import Testing
 @Suite("a fleet of workers on one PostgreSQL store (end to end)", .serialized,
        .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
 struct FleetEndToEndTests {
-    /// `count` feed sources `s0000`, `s0001`, … at `/feeds/<id>.xml`.
-    static func manifest(sources count: Int, server: FixtureServer, extra: String = "", sinks: String = "") -> String {
+    /// `count` feed sources `s0000`, `s0001`, … at `/feeds/<id>.xml`, each due every `refreshSeconds` (the
+    /// manifest's default when nil).
+    static func manifest(
+        sources count: Int, server: FixtureServer, refreshSeconds: Int? = nil, extra: String = "", sinks: String = ""
+    ) -> String {
         let base = server.baseURL.absoluteString
         let sources = (0..<count).map { index in
             let id = String(format: "s%04d", index)
             return #"{"id": "\#(id)", "provider": "feed", "timeoutSeconds": 120, "options": {"urls": ["\#(base)/feeds/\#(id).xml"]}}"#
         }
         return """
-            {"version": 1, "defaults": {"cacheTTLSeconds": 0},
+            {"version": 1, "defaults": {"cacheTTLSeconds": 0\(refreshSeconds.map { #", "refreshSeconds": \#($0)"# } ?? "")},
              "sources": [\(sources.joined(separator: ",\n"))\(extra)]\(sinks.isEmpty ? "" : ", \"sinks\": [\(sinks)]")}
             """
     }
@@ -54,6 +57,20 @@ struct FleetEndToEndTests {
             #expect(result.status == 0, "stderr: \(result.stderr)")
             return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         }
+    }
+
+    /// A fixture server with a feed for every path, whose first answers for `held` hang (until `releaseStalls`),
+    /// and a webhook receiver; `sink` is the manifest's webhook sink for it.
+    static func feedsAndHook(holding held: [String]) async throws -> (server: FixtureServer, receiver: SinkReceiver, sink: String) {
+        let server = try await FixtureServer.start()
+        server.fallback(try SharedStoreEndToEndTests.feed())
+        for id in held {
+            server.route("/feeds/\(id).xml", [try SharedStoreEndToEndTests.feed().delayed(120), try SharedStoreEndToEndTests.feed()])
+        }
+        server.route("/hook", FixtureResponse(status: 204, body: Data()))
+        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
+        let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "timeoutSeconds": 60}"#
+        return (server, receiver, sink)
     }
 
     /// The (source, id) of every NDJSON line.
@@ -131,15 +148,8 @@ struct FleetEndToEndTests {
 
     @Test("kill -9 of a worker holding claims: another worker runs its sources once the claims expire; a sink gets each item once")
     func killedWorker() async throws {
-        let server = try await FixtureServer.start()
-        server.fallback(try SharedStoreEndToEndTests.feed())
         // The first answers for s0004 and s0005 hang: the worker is killed while it holds them.
-        for id in ["s0004", "s0005"] {
-            server.route("/feeds/\(id).xml", [try SharedStoreEndToEndTests.feed().delayed(120), try SharedStoreEndToEndTests.feed()])
-        }
-        server.route("/hook", FixtureResponse(status: 204, body: Data()))
-        let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
-        let sink = #"{"id": "hook", "type": "webhook", "url": "\#(receiver.url)", "secret": "${HOOK_SECRET}", "timeoutSeconds": 60}"#
+        let (server, receiver, sink) = try await Self.feedsAndHook(holding: ["s0004", "s0005"])
         let fleet = try await Fleet(manifest: Self.manifest(sources: 6, server: server, sinks: sink))
 
         let held = Mutex(false)

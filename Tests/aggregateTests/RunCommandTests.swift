@@ -93,10 +93,29 @@ struct RunCommandTests {
         #expect(!result.stderr.contains("\u{1B}["), "no live progress when stderr is not a terminal")
     }
 
-    @Test("unknown --sources names exit 64 and list the known ids")
-    func unknownSource() async throws {
+    @Test("--sources runs the named source whatever another's options are; validate and a run of all still refuse them")
+    func selectionChecksOnlyItsSources() async throws {
+        let sandbox = try Sandbox(manifest: """
+            {"version": 1, "sources": [
+              {"id": "tasks", "provider": "files", "options": {"paths": ["data/tasks.csv"]}},
+              {"id": "typo", "provider": "files", "options": {"pathz": ["data/tasks.csv"]}}
+            ]}
+            """, files: Self.files)
+        let selected = try await Aggregate.run(["--sources", "tasks", "-f", "json", "--manifest", sandbox.manifestPath])
+        #expect(selected.status == 0)
+        #expect(try selected.sources().map { $0["id"] as? String } == ["tasks"])
+        for arguments in [["validate"], ["run"], ["run", "--sources", "tasks,typo"]] {
+            let refused = try await Aggregate.run(arguments + ["--manifest", sandbox.manifestPath])
+            #expect(refused.status == 78, "\(arguments)")
+            #expect(refused.stderr.contains("sources[1].options.pathz"), "\(arguments)")
+        }
+    }
+
+    @Test("unknown --sources names exit 64 and list the known ids, in the same words for run, watch and serve",
+          arguments: [["run"], ["watch"], ["serve", "--listen", "127.0.0.1:0"]])
+    func unknownSource(command: [String]) async throws {
         let sandbox = try Sandbox(manifest: Self.manifest, files: Self.files)
-        let result = try await Aggregate.run(["--sources", "note", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(command + ["--sources", "note", "--manifest", sandbox.manifestPath])
         #expect(result.status == 64)
         #expect(result.stderr.contains("unknown source 'note' (did you mean 'notes'?)"))
         #expect(result.stderr.contains("notes, tasks, broken, secret"))

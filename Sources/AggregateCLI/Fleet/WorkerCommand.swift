@@ -4,6 +4,8 @@ import Domain
 import Foundation
 import Logging
 import Presentation
+import Server
+import Synchronization
 
 /// `aggregate worker`: one of any number of processes, on any number of machines, that share the sources of one
 /// manifest through a PostgreSQL store.
@@ -29,10 +31,16 @@ struct WorkerCommand: ParsableCommand {
 
             Ctrl-C or SIGTERM stops cleanly: the sources it is running are given back, due as they were.
 
+            --metrics HOST:PORT serves the worker's own Prometheus metrics on http://HOST:PORT/metrics: sources \
+            claimed, sources run by outcome, claims given back or taken over by another worker, and the schedule \
+            lag (how late each source was when claimed) as a histogram. Port 0 picks a free port; the address is \
+            printed on stderr. The metrics name no source URL; the fleet's per-source state is `serve`'s.
+
             EXAMPLES
               aggregate worker                    run the fleet's sources until stopped
               aggregate worker --once -f ndjson   run what is due now, print its items, exit (cron)
               aggregate worker --adopt-manifest   roll out a changed manifest
+              aggregate worker --metrics 0.0.0.0:9464   Prometheus scrapes this worker
               aggregate fleet status              the fleet's workers, due and overdue sources
             """
     )
@@ -60,6 +68,11 @@ struct WorkerCommand: ParsableCommand {
     @Flag(name: .customLong("adopt-manifest"), help: "Make this manifest the fleet's, even when the fleet runs another.")
     var adoptManifest = false
 
+    @Option(name: .long,
+            help: ArgumentHelp("Serve this worker's Prometheus metrics on http://HOST:PORT/metrics (port 0: a free one).",
+                               valueName: "host:port"))
+    var metrics: String?
+
     @Flag(name: .shortAndLong, help: "No warnings and no summary on stderr.")
     var quiet = false
 
@@ -70,6 +83,9 @@ struct WorkerCommand: ParsableCommand {
         if quiet, verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
         if batch < 1 { throw ValidationError("--batch must be at least 1.") }
         if claimSeconds < 3 { throw ValidationError("--claim-seconds must be at least 3 (a claim is renewed every third of it).") }
+        if let metrics, ListenAddress(metrics) == nil {
+            throw ValidationError("--metrics takes HOST:PORT, such as 127.0.0.1:9464, 0.0.0.0:9464 or [::1]:9464.")
+        }
     }
 
     func run() throws {
@@ -79,14 +95,14 @@ struct WorkerCommand: ParsableCommand {
         }
         let container = try manifestOptions.loadContainer(logger: logger)
         let stdout = StandardOutput()
-        var output = RunOutput.collect
-        var writer: NDJSONStreamWriter?
-        if format == .ndjson {
-            let lines = NDJSONStreamWriter(limit: nil) { chunk in stdout.write(bytes: chunk) }
-            output = .stream { source, items, more in lines.write(items, source: source.id, more: more) }
-            writer = lines
-        }
-        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet)
+        // Each source's lines go out as it finishes: a worker runs for days, and what it printed must not wait in
+        // a buffer for the next 64 KiB, or die with it.
+        let writer = format == .ndjson ? NDJSONStreamWriter(limit: nil) { chunk in
+            stdout.write(bytes: chunk)
+            stdout.flush()
+        } : nil
+        let lines = WorkerStatusLines(verbose: verbose, quiet: quiet, items: writer)
+        let metricsServer = try metrics.flatMap(ListenAddress.init).map { try serveMetrics(on: $0, logger: logger) }
         let manifestOptions = self.manifestOptions
         // The manifest file again: when another worker made a new manifest the fleet's, and on SIGHUP. An invalid
         // one is reported and the worker keeps its manifest, as watch and serve do.
@@ -98,9 +114,8 @@ struct WorkerCommand: ParsableCommand {
         let worker = FleetWorker(
             container: container,
             options: FleetWorker.Options(
-                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, output: output,
-                reload: reload),
-            observer: lines)
+                once: once, batchSize: batch, holdSeconds: claimSeconds, adoptManifest: adoptManifest, reload: reload),
+            observers: [lines] + (metricsServer.map { [$0.metrics] } ?? []))
         // Signals are heard from before the worker starts: one that comes while it registers is not lost, and
         // SIGHUP's default action (ending the process) never applies.
         let interruption = Interruption()
@@ -113,27 +128,58 @@ struct WorkerCommand: ParsableCommand {
             let registration = try worker.start()
             lines.started(worker.id, registration: registration)
         } catch {
+            metricsServer?.shutdown()
             Terminal.writeError("aggregate: \(error)\n")
             if case .manifestDiffers = error { throw ExitCode(ExitStatus.invalidManifest) }
             throw ExitCode(ExitStatus.sourcesFailed)
         }
         let summary = worker.wait()  // the main thread's one blocking join; the worker runs on its own threads
+        metricsServer?.shutdown()
         writer?.flush()
         stdout.flush()
         lines.finished(worker.id, summary: summary, seconds: Date().timeIntervalSince(started))
         let failed = summary.sources - (summary.byStatus[.ok] ?? 0) - (summary.byStatus[.skipped] ?? 0)
         if once, failed > 0 { throw ExitCode(ExitStatus.sourcesFailed) }
     }
+
+    /// Starts `--metrics`' server and waits until it listens (a port in use ends the worker before it claims).
+    private func serveMetrics(on address: ListenAddress, logger: Logger) throws -> WorkerMetricsServer {
+        let server = WorkerMetricsServer(metrics: WorkerMetrics(), listen: address, logger: logger)
+        let outcome = Mutex<String?>(nil)
+        let settled = DispatchSemaphore(value: 0)
+        Task { [quiet] in
+            do {
+                try await server.run { port in
+                    if !quiet {
+                        Terminal.writeError("aggregate: worker metrics on http://\(ListenAddress(host: address.host, port: port))/metrics\n")
+                    }
+                    settled.signal()
+                }
+            } catch {
+                outcome.withLock { $0 = "--metrics cannot listen on \(address): \(error)" }
+                settled.signal()
+            }
+        }
+        settled.wait()  // the main thread, before the worker starts: the server runs on its own threads
+        if let message = outcome.withLock({ $0 }) {
+            Terminal.writeError("aggregate: \(message)\n")
+            throw ExitCode(ExitStatus.sourcesFailed)
+        }
+        return server
+    }
 }
 
-/// The worker's stderr: each source with `--verbose`, store problems, and a summary at the end.
+/// What the worker tells: with `-f ndjson` each finished source's items on stdout; on stderr each source with
+/// `--verbose`, store problems, and a summary at the end.
 final class WorkerStatusLines: FleetObserver {
     let verbose: Bool
     let quiet: Bool
+    let items: NDJSONStreamWriter?
 
-    init(verbose: Bool, quiet: Bool) {
+    init(verbose: Bool, quiet: Bool, items: NDJSONStreamWriter?) {
         self.verbose = verbose
         self.quiet = quiet
+        self.items = items
     }
 
     func started(_ id: String, registration: FleetRegistration) {
@@ -146,6 +192,7 @@ final class WorkerStatusLines: FleetObserver {
     }
 
     func fleet(didFinish report: SourceReport, next: Date) {
+        items?.write(report.items, source: report.id, more: false)
         guard verbose else { return }
         Terminal.writeError(WatchStatusLines.line(report, next: next))
     }

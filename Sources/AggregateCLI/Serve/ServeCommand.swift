@@ -26,10 +26,16 @@ struct ServeCommand: ParsableCommand {
             SIGTERM or Ctrl-C: responses in flight finish, event streams close, exit 0. SIGHUP reloads the \
             manifest.
 
+            With a fleet ('aggregate worker' processes on a shared PostgreSQL store), --no-worker runs no source: \
+            the server shows what the workers stored, read from the store every second, and a refresh makes the \
+            source due for the fleet. Any number of such servers show the same report. See README, "A fleet of \
+            workers".
+
             EXAMPLES
               aggregate serve                                   http://127.0.0.1:8080
               aggregate serve --listen 127.0.0.1:9000 --sources news,issues
               AGGREGATE_SERVE_TOKEN=s3cret aggregate serve --listen 0.0.0.0:8080
+              AGGREGATE_STORE=postgres://db/agg aggregate serve --no-worker   beside 'aggregate worker's
             """
     )
 
@@ -49,6 +55,10 @@ struct ServeCommand: ParsableCommand {
         valueName: "auto|on|off"))
     var metricsSources: MetricsSources = .auto
 
+    @Flag(name: .customLong("no-worker"), help: ArgumentHelp(
+        "Run no source: show what a fleet's workers stored in the shared PostgreSQL store.", visibility: .default))
+    var noWorker = false
+
     @Flag(name: .shortAndLong, help: "Log lines on stderr at info level (one per request a source makes).")
     var verbose = false
 
@@ -65,12 +75,22 @@ struct ServeCommand: ParsableCommand {
         }
         var settings = ServeConfiguration(listen: ListenAddress(listen)!, token: try token())
         settings.metricsSources = metricsSources
+        settings.followsFleet = noWorker
         let configuration = settings
         if let refusal = configuration.refusal {
             Terminal.writeError("aggregate: \(refusal)\n")
             throw ExitCode(ExitStatus.usage)
         }
-        let container = try manifestOptions.loadContainer(logger: logger)
+        let container = try manifestOptions.loadContainer(logger: logger, selection: selection.ids)
+        if noWorker, !container.storeIsShared {
+            Terminal.writeError("""
+                aggregate: serve --no-worker shows what a fleet's workers stored in a shared store; the store is \
+                \(container.storeDisplayName). Set AGGREGATE_STORE (or the manifest's store.url) to postgres://…, or \
+                leave out --no-worker to run the sources here.
+
+                """)
+            throw ExitCode(ExitStatus.usage)
+        }
         let server: AggregateServer
         do throws(SelectionError) {
             server = try AggregateServer(container: container, configuration: configuration, selection: selection.ids, logger: logger)
@@ -79,8 +99,9 @@ struct ServeCommand: ParsableCommand {
         }
         let interruption = Interruption()
         interruption.cancellation.onCancel { server.shutdown() }
-        Reload.onHangUp { [manifestOptions] in
-            WatchCommand.reload(manifestOptions, logger: logger, quiet: false) { container throws(SelectionError) in
+        Reload.onHangUp { [manifestOptions, selection] in
+            WatchCommand.reload(manifestOptions, selection: selection.ids, logger: logger, quiet: false) {
+                container throws(SelectionError) in
                 try server.reload(container)
             }
         }

@@ -83,7 +83,7 @@ struct WatchCommand: ParsableCommand {
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }
-        let container = try manifestOptions.loadContainer(logger: logger)
+        let container = try manifestOptions.loadContainer(logger: logger, selection: selection.ids)
         let format = self.format ?? (Terminal.stdoutIsTTY && shaping.jq == nil ? .view : .ndjson)
         let jq = try shaping.compiledJQ(compact: true)
         let front = WatchFrontEnds.make(format: format, verbose: verbose, quiet: quiet, jq: jq)
@@ -107,8 +107,8 @@ struct WatchCommand: ParsableCommand {
         // The first Ctrl-C or SIGTERM stops the watch cleanly (exit 0); a second ends it at once, the screen given back.
         let interruption = Interruption(beforeForcedExit: { ScreenRestore.leave() })
         interruption.cancellation.onCancel(stop)
-        Reload.onHangUp { [manifestOptions, quiet] in
-            if Self.reload(manifestOptions, into: watcher, logger: logger, quiet: quiet) {
+        Reload.onHangUp { [manifestOptions, selection, quiet] in
+            if Self.reload(manifestOptions, selection: selection.ids, into: watcher, logger: logger, quiet: quiet) {
                 front.reloaded(sources: watcher.sourceIDs)
             }
         }
@@ -127,22 +127,27 @@ extension WatchCommand {
     /// SIGHUP: the manifest again; an invalid one, or one without the `--sources`, leaves the old one running.
     /// Returns whether the new manifest runs now.
     @discardableResult
-    static func reload(_ manifestOptions: ManifestOptions, into watcher: Watcher, logger: Logger, quiet: Bool) -> Bool {
-        reload(manifestOptions, logger: logger, quiet: quiet) { container throws(SelectionError) in try watcher.reload(container) }
+    static func reload(
+        _ manifestOptions: ManifestOptions, selection: [String]?, into watcher: Watcher, logger: Logger, quiet: Bool
+    ) -> Bool {
+        reload(manifestOptions, selection: selection, logger: logger, quiet: quiet) { container throws(SelectionError) in
+            try watcher.reload(container)
+        }
     }
 
     /// SIGHUP for any front end that runs a manifest until stopped (`watch`, `serve`, `worker`): `apply` takes the
-    /// reloaded manifest.
+    /// reloaded manifest, its `selection`'s options checked (every source's for nil).
     @discardableResult
     static func reload(
-        _ manifestOptions: ManifestOptions, logger: Logger, quiet: Bool,
+        _ manifestOptions: ManifestOptions, selection: [String]? = nil, logger: Logger, quiet: Bool,
         apply: (AppDIContainer) throws(SelectionError) -> Void
     ) -> Bool {
         let path = manifestOptions.displayPath
         let reloaded: AppDIContainer
         do throws(ManifestError) {
             reloaded = try AppDIContainer.load(
-                manifestAt: manifestOptions.manifestURL, registry: ActiveProviders.registry, logger: logger)
+                manifestAt: manifestOptions.manifestURL, registry: ActiveProviders.registry, logger: logger,
+                selection: selection)
         } catch {
             Terminal.writeError("aggregate: \(path) is invalid; the old manifest keeps running:\n"
                 + error.problems.map { "  \($0)\n" }.joined())

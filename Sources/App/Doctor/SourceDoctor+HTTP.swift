@@ -8,11 +8,12 @@ extension SourceDoctor {
     /// For a source of an HTTP provider (one with the shared `proxy` option): per host it fetches from, the
     /// CA bundle and proxy a run would use (`NetworkEnvironment`), then DNS and
     /// TCP (to the proxy when one applies: it resolves the host), unless offline.
-    func httpChecks(_ options: JSONValue) -> [DoctorCheck] {
+    func httpChecks(_ resolved: ResolvedOptions) -> [DoctorCheck] {
         guard let provider = container.registry.provider(named: source.provider),
               provider.options.contains(where: { $0.name == "proxy" }) else { return [] }
         let specs = provider.options
-        let placeholders = container.secretReferences(of: source, options: options).placeholders(in: options)
+        let options = resolved.value
+        let placeholders = resolved.placeholders
         let configuration = SourceConfiguration(
             id: source.id, options: placeholders, optionsPath: source.optionsPath,
             baseDirectory: container.manifest.baseDirectory, timeoutSeconds: source.timeoutSeconds,

@@ -15,7 +15,7 @@ struct SourceDoctor {
     var environment: [String: String] { doctor.environment }
 
     func checks() -> [DoctorCheck] {
-        let resolved = EnvironmentSubstitution.apply(to: source.options, environment: environment)
+        let resolved = container.resolved(source)
         let variables = resolved.missing.map { "$\($0)" }.joined(separator: ", ")
         guard source.enabled else {
             guard !resolved.missing.isEmpty else {
@@ -31,12 +31,12 @@ struct SourceDoctor {
                 fix: "export \(resolved.missing.map { "\($0)=…" }.joined(separator: " ")), or set \"enabled\": false")]
         }
         var checks: [DoctorCheck] = []
-        let references = container.secretReferences(of: source, options: resolved.value)
+        let references = resolved.references
         for (name, reference) in references.references.sorted(by: { $0.key < $1.key }) {
             checks.append(secretCheck(name, reference))
         }
         checks += execChecks(resolved.value)
-        checks += httpChecks(resolved.value)
+        checks += httpChecks(resolved)
         if checks.isEmpty { checks.append(DoctorCheck(.passed, id, "ready (\(source.provider))")) }
         return checks
     }

@@ -29,10 +29,10 @@ extension FleetWorker {
             state.withLock { state in
                 (state.container, state.generation, state.paused) = (container, generation, nil)
             }
-            observer?.fleet(problem: "this worker's manifest is the fleet's now: \(added) sources added, \(removed) removed, "
-                + "\(changed) changed")
+            tell { $0.fleet(problem: "this worker's manifest is the fleet's now: \(added) sources added, \(removed) removed, "
+                + "\(changed) changed") }
         } catch {
-            observer?.fleet(problem: "the reloaded manifest could not be made the fleet's: \(error.message)")
+            tell { $0.fleet(problem: "the reloaded manifest could not be made the fleet's: \(error.message)") }
         }
     }
 
@@ -48,18 +48,18 @@ extension FleetWorker {
                 state.withLock { state in
                     (state.container, state.generation, state.paused) = (candidate, generation, nil)
                 }
-                if wasPaused != nil { observer?.fleet(problem: "this worker's manifest is the fleet's again: claiming") }
+                if wasPaused != nil { tell { $0.fleet(problem: "this worker's manifest is the fleet's again: claiming") } }
             case .differs(let here, let fleet, let changed):
                 let why = FleetError.manifestDiffers(onlyHere: here, onlyInFleet: fleet, changed: changed).description
                 state.withLock { state in
                     state.generation = generation
                     state.paused = why
                 }
-                observer?.fleet(problem: "another worker changed the fleet's manifest; this worker claims nothing until "
-                    + "its own is the same (update the file and send SIGHUP): " + why)
+                tell { $0.fleet(problem: "another worker changed the fleet's manifest; this worker claims nothing until "
+                    + "its own is the same (update the file and send SIGHUP): " + why) }
             }
         } catch {
-            observer?.fleet(problem: error.message)
+            tell { $0.fleet(problem: error.message) }
         }
     }
 }

@@ -2,50 +2,6 @@ import Domain
 import Foundation
 import Synchronization
 
-/// Told what a worker does, as it happens (the command line's stderr lines and summary).
-public protocol FleetObserver: Sendable {
-    /// A run of the fleet's sources finished; `next` is when it is due again (by this machine's clock).
-    func fleet(didFinish report: SourceReport, next: Date)
-    /// What the manifest's sinks queued and delivered after one batch.
-    func fleet(didDeliver sinks: [SinkReport])
-    /// A problem with the store (the worker keeps trying: claims not renewed expire, and nothing is lost).
-    func fleet(problem: String)
-}
-
-extension FleetObserver {
-    public func fleet(didDeliver sinks: [SinkReport]) {}
-}
-
-/// Why a worker cannot start.
-public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The store is the SQLite file: one machine, nothing to share.
-    case needsSharedStore
-    case storeUnavailable(String)
-    /// The fleet runs another manifest.
-    case manifestDiffers(onlyHere: [String], onlyInFleet: [String], changed: [String])
-
-    public var description: String {
-        switch self {
-        case .needsSharedStore:
-            return "a worker shares its sources with other workers through a PostgreSQL store: set AGGREGATE_STORE "
-                + "(or the manifest's store.url) to postgres://…; on one machine, `aggregate watch` keeps the sources fresh"
-        case .storeUnavailable(let message):
-            return message
-        case .manifestDiffers(let here, let fleet, let changed):
-            var parts: [String] = []
-            if !here.isEmpty { parts.append("only in this manifest: \(Self.list(here))") }
-            if !fleet.isEmpty { parts.append("only in the fleet's: \(Self.list(fleet))") }
-            if !changed.isEmpty { parts.append("other options or interval: \(Self.list(changed))") }
-            return "this manifest is not the one the fleet runs (\(parts.joined(separator: "; "))). Give every worker "
-                + "the same manifest, or start this one with --adopt-manifest to make it the fleet's"
-        }
-    }
-
-    private static func list(_ ids: [String]) -> String {
-        ids.count <= 5 ? ids.joined(separator: ", ") : ids.prefix(5).joined(separator: ", ") + " and \(ids.count - 5) more"
-    }
-}
-
 /// `aggregate worker`: one member of a fleet that shares a PostgreSQL store. It claims due sources in batches
 /// (`FleetScheduleRepository`), runs each batch through the run engine (cache, history, sinks and their
 /// outbox, as any run), and schedules each source's next run by the watch's policy (`WatchSchedule.nextRun`).
@@ -68,16 +24,13 @@ public final class FleetWorker: Sendable {
         public var idleSeconds: Double
         /// Make this manifest the fleet's even when the fleet runs another.
         public var adoptManifest: Bool
-        /// Where the runs' items go.
-        public var output: RunOutput
         /// Reads this worker's manifest again (nil when it cannot be read): called when another worker made a
         /// new manifest the fleet's, so that a worker whose file was updated too follows without a restart.
         public var reload: (@Sendable () -> AppDIContainer?)?
 
         public init(
             once: Bool = false, batchSize: Int = 50, batchesInFlight: Int = 4, holdSeconds: Double = 120,
-            idleSeconds: Double = 5, adoptManifest: Bool = false, output: RunOutput,
-            reload: (@Sendable () -> AppDIContainer?)? = nil
+            idleSeconds: Double = 5, adoptManifest: Bool = false, reload: (@Sendable () -> AppDIContainer?)? = nil
         ) {
             self.reload = reload
             self.once = once
@@ -86,7 +39,6 @@ public final class FleetWorker: Sendable {
             self.holdSeconds = holdSeconds
             self.idleSeconds = idleSeconds
             self.adoptManifest = adoptManifest
-            self.output = output
         }
     }
 
@@ -114,6 +66,8 @@ public final class FleetWorker: Sendable {
         /// SIGHUP: a manifest to make the fleet's.
         var adopting: AppDIContainer?
         var finished: [Batch] = []
+        /// The sources this worker claimed and has not yet told the store it finished: what it renews.
+        var held: Set<String> = []
         var inFlight = 0
         var stopping = false
         var summary = Summary()
@@ -123,17 +77,17 @@ public final class FleetWorker: Sendable {
     /// Names this worker in the store: host, process and a random part (a pid can come back).
     public let id: String
     let options: Options
-    let observer: (any FleetObserver)?
+    let observers: [any FleetObserver]
     let state: Mutex<State>
     let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
     private let cancellation = CancellationToken()
 
-    public init(container: AppDIContainer, options: Options, observer: (any FleetObserver)? = nil) {
+    public init(container: AppDIContainer, options: Options, observers: [any FleetObserver] = []) {
         state = Mutex(State(container: container))
         self.options = options
-        self.observer = observer
+        self.observers = observers
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
         id = "\(host)-\(getpid())-\(String(UInt16.random(in: 0...UInt16.max), radix: 16))"
     }
@@ -144,7 +98,7 @@ public final class FleetWorker: Sendable {
         let container = state.withLock { $0.container }
         guard container.store.location.isShared else { throw .needsSharedStore }
         let (opened, warnings) = container.store.open()
-        guard let schedule = opened?.fleet else {
+        guard let schedule = opened?.fleet, let reports = opened?.fleetReports else {
             throw .storeUnavailable(warnings.first ?? "the store cannot be used")
         }
         let registration: FleetRegistration
@@ -159,7 +113,7 @@ public final class FleetWorker: Sendable {
         case .registered(_, _, _, let generation):
             state.withLock { $0.generation = generation }
         }
-        let loop = Thread { [self] in claimLoop(schedule) }
+        let loop = Thread { [self] in claimLoop(schedule, reports: reports) }
         loop.name = "aggregate.worker"
         loop.start()
         return registration
@@ -181,28 +135,49 @@ public final class FleetWorker: Sendable {
 
     // MARK: - The loop (its own thread: every store call blocks)
 
-    private func claimLoop(_ schedule: any FleetScheduleRepository) {
+    private func claimLoop(_ schedule: any FleetScheduleRepository, reports: any FleetReportRepository) {
         var lastRenewal = Date()
         var problem: String?
+        /// Finished runs the store has not been told of (it could not be reached): told again on every turn,
+        /// their claims renewed meanwhile, so that a restarted store neither runs them again nor loses them.
+        var pending: [FleetRunResult] = []
+        /// Reports of finished runs not yet stored, kept likewise (the fleet's servers show the one before until then).
+        var unpublished: [FleetReport] = []
         func report(_ error: SourceError) {
-            if problem != error.message { observer?.fleet(problem: error.message) }
+            if problem != error.message { tell { $0.fleet(problem: error.message) } }
             problem = error.message
+        }
+        func answered() {
+            if problem != nil { tell { $0.fleet(problem: "the store answers again") } }
+            problem = nil
         }
         while true {
             let (finished, stopping, inFlight) = state.withLock { state in
                 defer { state.finished = [] }
                 return (state.finished, state.stopping, state.inFlight)
             }
-            if !finished.isEmpty {
-                let results = finished.flatMap { self.results(of: $0, stopping: stopping) }
+            let ended = finished.map { self.results(of: $0, stopping: stopping) }
+            pending += ended.flatMap(\.results)
+            unpublished += ended.flatMap(\.reports)
+            if !pending.isEmpty || !unpublished.isEmpty {
                 do throws(SourceError) {
-                    try schedule.complete(worker: id, results: results)
-                    problem = nil
+                    if !pending.isEmpty {
+                        let completed = try schedule.complete(worker: id, results: pending)
+                        let ids = pending.map(\.id)
+                        state.withLock { state in state.held.subtract(ids) }
+                        if completed < pending.count { tell { $0.fleet(takenOver: pending.count - completed) } }
+                        pending = []
+                    }
+                    // After the schedule: a report never names a run the schedule does not know finished.
+                    try reports.publish(unpublished)
+                    unpublished = []
+                    answered()
                 } catch {
-                    report(error)  // the claims expire and another worker runs those sources again
+                    report(error)
                 }
             }
             if stopping, inFlight == 0 {
+                // Results the store could not be told of are left to expire: another worker runs them again.
                 try? schedule.release(worker: id)
                 break
             }
@@ -215,7 +190,7 @@ public final class FleetWorker: Sendable {
                     let known = state.withLock { $0.generation }
                     let (claims, generation) = try schedule.claim(
                         worker: id, limit: options.batchSize, holdSeconds: options.holdSeconds, generation: known)
-                    problem = nil
+                    answered()
                     if generation != known {
                         follow(generation: generation, schedule)
                         // Followed (or paused): claim again, or wait. A store that failed meanwhile: try later.
@@ -231,11 +206,16 @@ public final class FleetWorker: Sendable {
                 } catch {
                     report(error)
                     idle = true
+                    // The store may have committed the claim without the answer reaching this worker: renew at
+                    // the next turn, which gives back what it does not know it holds.
+                    lastRenewal = .distantPast
                 }
             }
             if Date().timeIntervalSince(lastRenewal) >= options.holdSeconds / 3 {
                 do throws(SourceError) {
-                    let renewal = try schedule.renew(worker: id, holdSeconds: options.holdSeconds)
+                    let holding = state.withLock { Array($0.held) }
+                    let renewal = try schedule.renew(worker: id, holding: holding, holdSeconds: options.holdSeconds)
+                    answered()
                     lastRenewal = Date()
                     follow(generation: renewal.generation, schedule)
                 } catch {
@@ -250,8 +230,10 @@ public final class FleetWorker: Sendable {
 
     private func run(_ claims: [FleetClaim]) {
         let batch = Dictionary(claims.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        tell { $0.fleet(didClaim: claims) }
         state.withLock { state in
             state.inFlight += 1
+            state.held.formUnion(batch.keys)
             state.summary.runs += 1
             state.summary.maxLagSeconds = max(state.summary.maxLagSeconds, claims.map(\.lagSeconds).max() ?? 0)
         }
@@ -264,47 +246,70 @@ public final class FleetWorker: Sendable {
         }
         var request = RunRequest(selection: claims.map(\.id))
         request.claimed = true
+        request.markNew = true
         let container = state.withLock { $0.container }
         do throws(SelectionError) {
-            try container.run(request, cancellation: cancellation, output: options.output, completion: handOver)
+            // Collected, not streamed: the items go into the report the fleet's servers show.
+            try container.run(request, cancellation: cancellation, output: .collect, completion: handOver)
         } catch {
             // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
-            observer?.fleet(problem: "a batch could not run: \(error.description)")
+            tell { $0.fleet(problem: "a batch could not run: \(error.description)") }
             handOver(nil)
         }
     }
 
-    /// When each source of a finished batch is due again. A source this worker's own stop cut short is given
-    /// back due as it was: that is no failure of the source.
-    private func results(of batch: Batch, stopping: Bool) -> [FleetRunResult] {
+    /// When each source of a finished batch is due again, and the reports the fleet's servers show. A source
+    /// this worker's own stop cut short is given back due as it was: that is no failure of the source.
+    private func results(of batch: Batch, stopping: Bool) -> (results: [FleetRunResult], reports: [FleetReport]) {
         let now = Date()
         guard let outcome = batch.outcome else {
-            return batch.claims.values.map {
+            return (batch.claims.values.map {
                 FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: $0.intervalSeconds)
-            }
+            }, [])
         }
-        if !outcome.sinks.isEmpty { observer?.fleet(didDeliver: outcome.sinks) }
+        if !outcome.sinks.isEmpty { tell { $0.fleet(didDeliver: outcome.sinks) } }
         // Sources this worker's stop cut short go back as they were; the others are scheduled by the watch's policy
         // from the interval their claim carries (the fleet's manifest's). One lock for the batch; told after it.
         var results: [FleetRunResult] = []
         var finished: [(report: SourceReport, next: Date)] = []
+        var gaveBack = 0
+        // Items a sink could not queue (the store was away) are offered again by the source's next run: soon,
+        // not an interval later, when a feed may have dropped them. Backed off, as a failure is.
+        let unqueued = outcome.sinks.contains(where: \.unqueued)
         state.withLock { state in
             for report in outcome.report.sources {
                 guard let claim = batch.claims[report.id] else { continue }
                 if stopping, report.status == .timeout {
                     results.append(FleetRunResult(id: report.id, status: .timeout, failures: claim.failures, nextInSeconds: 0))
+                    gaveBack += 1
                     continue
                 }
                 state.summary.sources += 1
                 state.summary.byStatus[report.status, default: 0] += 1
-                let (next, failures) = WatchSchedule.nextRun(
+                var (next, failures) = WatchSchedule.nextRun(
                     after: report, interval: claim.intervalSeconds, failures: claim.failures, at: now, random: &state.random)
+                if unqueued, failures == 0 {
+                    failures = claim.failures + 1
+                    next = min(next, now.addingTimeInterval(Self.requeueSeconds * pow(2, Double(min(failures - 1, 10)))))
+                }
                 finished.append((report, next))
                 results.append(FleetRunResult(
                     id: report.id, status: report.status, failures: failures, nextInSeconds: next.timeIntervalSince(now)))
             }
         }
-        for (report, next) in finished { observer?.fleet(didFinish: report, next: next) }
-        return results
+        for (report, next) in finished { tell { $0.fleet(didFinish: report, next: next) } }
+        if gaveBack > 0 { tell { $0.fleet(gaveBack: gaveBack) } }
+        let reports = finished.map {
+            FleetReport(report: $0.report, newItemIDs: outcome.newItemIDs[$0.report.id], finishedAt: now, next: $0.next)
+        }
+        return (results, reports)
+    }
+
+    /// The first wait before a source whose items a sink could not queue runs again (doubled each time after).
+    static let requeueSeconds = 10.0
+
+    /// Tells every observer, in order.
+    func tell(_ event: (any FleetObserver) -> Void) {
+        for observer in observers { event(observer) }
     }
 }

@@ -102,13 +102,8 @@ public final class Watcher: Sendable {
     static func watched(
         in container: AppDIContainer, selection: [String]?
     ) throws(SelectionError) -> [(id: String, interval: TimeInterval)] {
-        let known = container.manifest.sources.map(\.id)
-        if let selection {
-            let unknown = selection.filter { !known.contains($0) }
-            if !unknown.isEmpty { throw .unknownSources(unknown, known: known) }
-        }
-        return container.manifest.sources
-            .filter { selection?.contains($0.id) ?? $0.enabled }
+        try container.manifest.sources(selectedBy: selection)
+            .filter { selection != nil || $0.enabled }
             .map { (id: $0.id, interval: $0.refreshSeconds) }
     }
 

@@ -6,9 +6,9 @@ import Foundation
 /// Each capability's use case (`FetchWeatherUseCase`, `ReadRecordsUseCase`, …) is an `ItemSource` built
 /// over a repository protocol; providers implement the repository, never this.
 public protocol ItemSource: Sendable {
-    /// Starts loading and returns at once. Delivers items through `sink` and finishes it exactly once,
+    /// Starts loading and returns at once. Delivers items through `receiver` and finishes it exactly once,
     /// from any thread. Must not block the calling thread on network or disk waits of its own jobs.
-    func load(_ context: LoadContext, into sink: ItemSink)
+    func load(_ context: LoadContext, into receiver: ItemReceiver)
 }
 
 /// What a source is given for one run.

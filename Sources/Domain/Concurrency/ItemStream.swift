@@ -7,7 +7,7 @@ public protocol ItemStream: Sendable {
     /// count (`streamedItemCount`). Calls for one source never overlap; calls for different sources may.
     func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item])
 
-    /// Items of source `index` past its display cap (`ItemSink.emitPastCap`): for the item history and the
+    /// Items of source `index` past its display cap (`ItemReceiver.emitPastCap`): for the item history and the
     /// sinks, never printed. Same threading as `didEmit`.
     func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap items: [Item])
 

@@ -20,21 +20,30 @@ public protocol FleetScheduleRepository: Sendable {
         worker: String, limit: Int, holdSeconds: Double, generation: Int
     ) throws(SourceError) -> (claims: [FleetClaim], generation: Int)
 
-    /// Extends every claim `worker` holds by `holdSeconds` from now and notes that the worker is alive.
-    /// Returns how many it holds, and the generation of the fleet's manifest (another worker may have adopted
-    /// a new one since).
+    /// Extends `worker`'s claims on `holding` by `holdSeconds` from now and notes that the worker is alive.
+    /// Any other claim the store says `worker` holds is given back, due as it was: a claim whose answer never
+    /// reached the worker (the connection was cut after the store committed it) is not held until it expires.
+    /// Returns how many of `holding` it still holds, and the generation of the fleet's manifest (another worker
+    /// may have adopted a new one since).
     @discardableResult
-    func renew(worker: String, holdSeconds: Double) throws(SourceError) -> (held: Int, generation: Int)
+    func renew(worker: String, holding: [String], holdSeconds: Double) throws(SourceError) -> (held: Int, generation: Int)
 
     /// Ends `worker`'s claims on these sources and schedules each one's next run. A source whose claim expired
-    /// and went to another worker is left to that worker.
-    func complete(worker: String, results: [FleetRunResult]) throws(SourceError)
+    /// and went to another worker is left to that worker. Telling it again is harmless: a source already
+    /// finished is no longer held.
+    /// - Returns: how many of `results` were still held by `worker` (the others were taken over).
+    @discardableResult
+    func complete(worker: String, results: [FleetRunResult]) throws(SourceError) -> Int
 
     /// Gives back every claim `worker` still holds, due as they were (a worker that stops).
     func release(worker: String) throws(SourceError)
 
     /// The fleet as the store sees it (`aggregate fleet status`).
     func status(recentSeconds: Double) throws(SourceError) -> FleetStatus
+
+    /// Makes source `id` due now for the whole fleet (a refresh asked of a server); a worker holding it keeps
+    /// its run. Returns false when the fleet has no such source.
+    func makeDue(_ id: String) throws(SourceError) -> Bool
 }
 
 /// The sources of the manifest a worker runs: what the fleet schedules.

@@ -132,6 +132,7 @@ private final class SinkPass: Sendable {
                     }
                 } catch {
                     // Nothing was recorded as seen either: the next run offers the same items again.
+                    state.withLock { $0.report.unqueued = true }
                     return finish(error: "the outbox could not be written: \(error.message)")
                 }
             }

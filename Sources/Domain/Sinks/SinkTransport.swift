@@ -36,6 +36,9 @@ public struct SinkReport: Sendable, Hashable {
     public var pending = 0
     /// Why this pass did not deliver everything, one line each, free of secrets. Empty when nothing failed.
     public var errors: [String] = []
+    /// This run's items could not be queued (the store was out of reach): nothing was recorded as seen, so the
+    /// source's next run offers them again. A fleet worker runs such sources again soon.
+    public var unqueued = false
 
     public init(id: String) {
         self.id = id

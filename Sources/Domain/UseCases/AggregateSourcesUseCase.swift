@@ -31,6 +31,10 @@ public protocol AggregateObserver: Sendable {
 
 /// Loads every planned source concurrently (DispatchGroup) and reports them in plan order.
 ///
+/// At most `maxLoading` sources load at once; the others start in plan order as earlier ones finish, and a
+/// source's clock starts when it does (its timeout measures the source, not the queue; the run's deadline
+/// still holds for all).
+///
 /// Each source gets its own timeout and the run an overall deadline; a source still loading then is
 /// reported `timeout` with the items it delivered so far, and the others are unaffected. Cancelling the
 /// run (`cancellation`: Ctrl-C) does the same to every source still loading.
@@ -45,10 +49,11 @@ public struct AggregateSourcesUseCase: Sendable {
     ///   - cancellation: ends the run early (Ctrl-C): every source still loading is
     ///     reported `timeout` and stopped.
     ///   - stream: takes every source's items as they arrive; nil keeps them in the reports.
+    ///   - maxLoading: the most sources loading at once (nil: every one at once).
     ///   - completion: the reports in plan order, once every source is done and what they started is gone.
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
-        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, maxLoading: Int? = nil,
         completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
         let startedAt = Date()
@@ -57,6 +62,7 @@ public struct AggregateSourcesUseCase: Sendable {
         let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
         let group = DispatchGroup()
         let lingering = LingeringWork()
+        let admission = maxLoading.map(Admission.init(limit:))
         observer?.aggregateDidStart(sources.map(\.descriptor))
 
         for (index, source) in sources.enumerated() {
@@ -84,15 +90,22 @@ public struct AggregateSourcesUseCase: Sendable {
                         }
                     }
                 }
-                // Until `load` has returned, what the source starts may not yet be registered as lingering:
-                // a deadline firing meanwhile must not complete the run before it is.
-                let starting = lingering.begin()
-                DispatchQueue.global().async {
-                    Self.load(
-                        itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
-                        lingering: lingering, observer: observer, streamed: streamed, finish: finish)
-                    starting()
+                let loaded: @Sendable (SourceReport) -> Void = { report in
+                    finish(report)
+                    admission?.end()
                 }
+                let start: @Sendable () -> Void = {
+                    // Until `load` has returned, what the source starts may not yet be registered as lingering:
+                    // a deadline firing meanwhile must not complete the run before it is.
+                    let starting = lingering.begin()
+                    DispatchQueue.global().async {
+                        Self.load(
+                            itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
+                            lingering: lingering, observer: observer, streamed: streamed, finish: loaded)
+                        starting()
+                    }
+                }
+                if let admission { admission.start(start) } else { start() }
             }
         }
         // Complete only once what the sources started is gone too (a timed-out program's process group).
@@ -107,10 +120,13 @@ public struct AggregateSourcesUseCase: Sendable {
     /// where a blocking wait would hold a thread of the shared pool.
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
-        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, maxLoading: Int? = nil
     ) async -> AggregateReport {
         await withCheckedContinuation { continuation in
-            execute(sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream) {
+            execute(
+                sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream,
+                maxLoading: maxLoading
+            ) {
                 continuation.resume(returning: $0)
             }
         }
@@ -132,7 +148,7 @@ public struct AggregateSourcesUseCase: Sendable {
         // A request waiting for the run's limit on requests in flight pauses the source's clock (`pauseDeadline`);
         // the run's deadline still holds.
         let cancellation = CancellationToken(deadline: deadline, latest: runDeadline)
-        /// Set below: what the source's end releases (the timeout timer's hold on the sink).
+        /// Set below: what the source's end releases (the timeout timer's hold on the receiver).
         let finished = Mutex<@Sendable () -> Void>({})
         // The run's token may outlive this source (a watch): its handler goes once the source finished.
         let runHandler = Mutex<(registration: Int?, sourceFinished: Bool)>((nil, false))
@@ -145,7 +161,7 @@ public struct AggregateSourcesUseCase: Sendable {
             if let registration { runCancellation?.removeHandler(registration) }
         }
 
-        let sink = ItemSink(
+        let receiver = ItemReceiver(
             onItems: { batch in
                 let count = delivered.withLock { delivered in
                     if streamed == nil {
@@ -176,19 +192,19 @@ public struct AggregateSourcesUseCase: Sendable {
             })
 
         // The timer stays queued until its deadline even when the source finished long before (a watch runs
-        // many short runs): it holds only this box, which lets go of the sink once the source finished.
-        let timeoutTarget = Mutex<ItemSink?>(sink)
+        // many short runs): it holds only this box, which lets go of the receiver once the source finished.
+        let timeoutTarget = Mutex<ItemReceiver?>(receiver)
         finished.withLock { $0 = { timeoutTarget.withLock { $0 = nil } } }
         @Sendable func timeOut(at deadline: DispatchTime) {
             DispatchQueue.global().asyncAfter(deadline: deadline) {
-                guard let sink = timeoutTarget.withLock({ $0 }) else { return }
+                guard let receiver = timeoutTarget.withLock({ $0 }) else { return }
                 // Paused meanwhile: the source has time left.
                 if let moved = cancellation.deadline, moved > deadline { return timeOut(at: moved) }
                 let cutByRun = runDeadline.map { $0 <= deadline } ?? false
                 let message = cutByRun
                     ? "the run's deadline passed before this source finished"
                     : "no answer within \(JSONValue.double(descriptor.timeoutSeconds).displayText) s"
-                if sink.close(.timedOut(SourceError(.timeout, message))) {
+                if receiver.close(.timedOut(SourceError(.timeout, message))) {
                     cancellation.cancel()
                 }
             }
@@ -196,7 +212,7 @@ public struct AggregateSourcesUseCase: Sendable {
         timeOut(at: deadline)
         if let runCancellation {
             let registration = runCancellation.onCancel {
-                if sink.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
+                if receiver.close(.timedOut(SourceError(.timeout, "the run was cancelled before this source finished"))) {
                     cancellation.cancel()
                 }
             }
@@ -207,6 +223,6 @@ public struct AggregateSourcesUseCase: Sendable {
             if finishedAlready { runCancellation.removeHandler(registration) }
         }
         itemSource.load(
-            LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: sink)
+            LoadContext(concurrency: descriptor.concurrency, cancellation: cancellation, lingering: lingering), into: receiver)
     }
 }

@@ -31,10 +31,10 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     public static let maxEntriesRead = 10_000
 
     /// Each feed's first `maxEntriesPerFeed` entries are the source's items; the entries after them are
-    /// emitted past the cap (`ItemSink.emitPastCap`: recorded in the history and offered to sinks, not
+    /// emitted past the cap (`ItemReceiver.emitPastCap`: recorded in the history and offered to sinks, not
     /// printed) with a warning that counts them, so a burst of more new entries than the cap between two runs
     /// is never lost.
-    public func load(_ context: LoadContext, into sink: ItemSink) {
+    public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, locations, maxEntries, label) = (self.repository, self.locations, self.maxEntriesPerFeed, self.label)
         let capOption = self.capOption
         let tags: JSONValue? = self.tags.isEmpty ? nil : .array(self.tags.map(JSONValue.string))
@@ -46,10 +46,10 @@ public struct FetchFeedEntriesUseCase: ItemSource {
             job: { index, done in
                 repository.feed(at: locations[index], maxEntries: readLimit, cancellation: context.cancellation) { result in
                     if case .success(let feed) = result {
-                        for warning in feed.warnings { sink.warn("\(labels[index]): \(warning)") }
+                        for warning in feed.warnings { receiver.warn("\(labels[index]): \(warning)") }
                         if let warning = Self.capWarning(
                             read: feed.entries.count, kept: maxEntries, readLimit: readLimit, option: capOption) {
-                            sink.warn("\(labels[index]): \(warning)")
+                            receiver.warn("\(labels[index]): \(warning)")
                         }
                     }
                     done(result.map { feed in
@@ -67,14 +67,14 @@ public struct FetchFeedEntriesUseCase: ItemSource {
                 for (label, result) in zip(labels, results) {
                     switch result {
                     case .success(let feed):
-                        sink.emit(feed.kept)
-                        sink.emitPastCap(feed.pastCap)
+                        receiver.emit(feed.kept)
+                        receiver.emitPastCap(feed.pastCap)
                         outcomes.append((label, nil))
                     case .failure(let error):
                         outcomes.append((label, error))
                     }
                 }
-                sink.finish(reporting: outcomes)
+                receiver.finish(reporting: outcomes)
             })
     }
 

@@ -13,13 +13,13 @@ public struct FetchIssuesUseCase: ItemSource {
         self.query = query
     }
 
-    public func load(_ context: LoadContext, into sink: ItemSink) {
+    public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, repositories, query) = (self.repository, self.repositories, self.query)
         let labels = repositories.map(\.description)
-        sink.collect(labels, context: context) { index, done in
+        receiver.collect(labels, context: context) { index, done in
             repository.issues(in: repositories[index], matching: query, cancellation: context.cancellation) { result in
                 if case .success(let listing) = result {
-                    for warning in listing.warnings { sink.warn("\(labels[index]): \(warning)") }
+                    for warning in listing.warnings { receiver.warn("\(labels[index]): \(warning)") }
                 }
                 done(result.map { listing in listing.issues.prefix(query.maxItems).map { $0.toItem() } })
             }

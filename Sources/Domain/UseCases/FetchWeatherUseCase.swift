@@ -10,9 +10,9 @@ public struct FetchWeatherUseCase: ItemSource {
         self.locations = locations
     }
 
-    public func load(_ context: LoadContext, into sink: ItemSink) {
+    public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, locations) = (self.repository, self.locations)
-        sink.collect(locations.map(\.description), context: context) { index, done in
+        receiver.collect(locations.map(\.description), context: context) { index, done in
             repository.currentWeather(at: locations[index], cancellation: context.cancellation) { result in
                 done(result.map { [$0.toItem(requested: locations[index])] })
             }

@@ -17,30 +17,30 @@ public struct ReadRecordsUseCase: ItemSource {
         self.repository = repository
     }
 
-    public func load(_ context: LoadContext, into sink: ItemSink) {
+    public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let units: [String]
         switch repository.recordUnits() {
         case .success(let value): units = value
-        case .failure(let error): return sink.fail(error)
+        case .failure(let error): return receiver.fail(error)
         }
         let repository = self.repository
         if units.count == 1 {
-            // One unit has its order already: its batches go straight to the sink, no hand-off thread.
+            // One unit has its order already: its batches go straight to the receiver, no hand-off thread.
             return OrderedFanOut.run(
                 count: 1, limit: 1, cancellation: context.cancellation, notStarted: { () -> SourceError? in .notStarted },
                 job: { _, finished in
                     repository.streamRecords(
                         in: units[0], cancellation: context.cancellation,
-                        onRecords: { records in sink.emit(records.map { $0.toItem() }) }, completion: finished)
+                        onRecords: { records in receiver.emit(records.map { $0.toItem() }) }, completion: finished)
                 },
-                completion: { errors in sink.finish(reporting: zip(units, errors).map { (label: $0, error: $1) }) })
+                completion: { errors in receiver.finish(reporting: zip(units, errors).map { (label: $0, error: $1) }) })
         }
         let handoff = OrderedHandoff<[Item]>(producers: units.count, capacity: Self.handoffCapacity)
         let errors = Mutex<[SourceError?]>([])
         let done = DispatchGroup()
         done.enter()  // every unit read (or not started)
         done.enter()  // every batch passed on
-        handoff.drain(name: "aggregate.units", { _, items, _ in sink.emit(items) }, done: { done.leave() })
+        handoff.drain(name: "aggregate.units", { _, items, _ in receiver.emit(items) }, done: { done.leave() })
         OrderedFanOut.run(
             count: units.count, limit: context.concurrency, cancellation: context.cancellation,
             notStarted: { () -> SourceError? in .notStarted },
@@ -59,7 +59,7 @@ public struct ReadRecordsUseCase: ItemSource {
                 done.leave()
             })
         done.notify(queue: .global()) {
-            sink.finish(reporting: zip(units, errors.withLock { $0 }).map { (label: $0, error: $1) })
+            receiver.finish(reporting: zip(units, errors.withLock { $0 }).map { (label: $0, error: $1) })
         }
     }
 }

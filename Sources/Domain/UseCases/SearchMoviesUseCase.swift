@@ -18,13 +18,13 @@ public struct SearchMoviesUseCase: ItemSource {
         self.pages = max(1, pages)
     }
 
-    public func load(_ context: LoadContext, into sink: ItemSink) {
+    public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, query, pages, queries) = (self.repository, self.query, self.pages, self.queriesRepository)
         repository.moviesPage(query, page: 1, cancellation: context.cancellation) { first in
             let firstPage: MoviesPage
             switch first {
             case .success(let page): firstPage = page
-            case .failure(let error): return sink.fail(error)
+            case .failure(let error): return receiver.fail(error)
             }
             let lastPage = min(pages, max(1, firstPage.totalPages))
             let rest = Array(2..<(lastPage + 1))
@@ -45,13 +45,13 @@ public struct SearchMoviesUseCase: ItemSource {
                     }
                     for page in [firstPage] + results.compactMap({ try? $0.get() }) where page.nonMovieCount > 0 {
                         let count = page.movies.count + page.nonMovieCount
-                        sink.warn("page \(page.page): \(SourceError.Kind.badResponse.rawValue): \(page.nonMovieCount) of "
+                        receiver.warn("page \(page.page): \(SourceError.Kind.badResponse.rawValue): \(page.nonMovieCount) of "
                             + "\(count) results are not movies (no title: TV shows or people) and were left out")
                     }
                     if case .search(let text) = query.listing, let queries {
-                        do throws(SourceError) { try queries.saveRecentQuery(text) } catch { sink.warn("recent queries: \(error.message)") }
+                        do throws(SourceError) { try queries.saveRecentQuery(text) } catch { receiver.warn("recent queries: \(error.message)") }
                     }
-                    sink.finish(collecting: labelled)
+                    receiver.finish(collecting: labelled)
                 }
             )
         }

@@ -8,16 +8,16 @@ public struct StreamRecordsUseCase: ItemSource {
         self.repository = repository
     }
 
-    public func load(_ context: LoadContext, into sink: ItemSink) {
+    public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         repository.streamRecords(
             cancellation: context.cancellation, lingering: context.lingering,
-            onRecords: { records in sink.emit(records.map { $0.toItem() }) },
-            onWarning: { message in sink.warn(message) },
+            onRecords: { records in receiver.emit(records.map { $0.toItem() }) },
+            onWarning: { message in receiver.warn(message) },
             completion: { error in
                 switch error {
-                case nil: sink.finish()
-                case let error? where error.kind == .timeout: sink.close(.timedOut(error))
-                case let error?: sink.fail(error)
+                case nil: receiver.finish()
+                case let error? where error.kind == .timeout: receiver.close(.timedOut(error))
+                case let error?: receiver.fail(error)
                 }
             })
     }

@@ -8,7 +8,7 @@ import Presentation
 /// Presentation's renderers; nothing here runs a source (a refresh asks the watch).
 struct APIRoutes: Sendable {
     let state: ServeState
-    let watcher: Watcher
+    let watcher: any ServedSources
     let access: AccessControl
     let cache: RepresentationCache
 

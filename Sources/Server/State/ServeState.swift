@@ -1,6 +1,7 @@
 import App
 import Domain
 import Foundation
+import Logging
 import Presentation
 import Synchronization
 
@@ -10,6 +11,7 @@ final class ServeState: WatchObserver {
     let view: WatchViewModel
     let events: EventLog
     let metrics: ServeMetrics
+    let logger: Logger
     /// Different for each process: a validator (ETag) from an earlier run of the server never matches.
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     /// Item ids of each source's latest result: which items are new when the store's item history cannot say
@@ -23,10 +25,11 @@ final class ServeState: WatchObserver {
         var newItems = HourlyCount()
     }
 
-    init(sources: [String], events: EventLog, metrics: ServeMetrics) {
+    init(sources: [String], events: EventLog, metrics: ServeMetrics, logger: Logger = Logger(label: "aggregate")) {
         self.view = WatchViewModel(sources: sources)
         self.events = events
         self.metrics = metrics
+        self.logger = logger
     }
 
     struct Snapshot: Sendable {
@@ -78,7 +81,11 @@ final class ServeState: WatchObserver {
     /// An `item` event per item new to the store's item history: each item once, however often it leaves a
     /// source and comes back, across restarts and across servers sharing a store.
     func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?) {
-        let now = Date()
+        finish(report, next: next, newItemIDs: newItemIDs, at: Date())
+    }
+
+    /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report).
+    private func finish(_ report: SourceReport, next: Date?, newItemIDs: Set<String>?, at now: Date) {
         let new = latest.withLock { latest -> [Item] in
             // A failed cycle delivers nothing new and forgets nothing (a stale copy has the items of before).
             guard report.status == .ok || report.status == .stale || !report.items.isEmpty else { return [] }
@@ -104,5 +111,24 @@ final class ServeState: WatchObserver {
         let kept = Set(sources)
         health.withLock { health in health.histories = health.histories.filter { kept.contains($0.key) } }
         latest.withLock { latest in latest = latest.filter { kept.contains($0.key) } }
+    }
+}
+
+// MARK: - FleetFollowerObserver (`serve --no-worker`)
+
+extension ServeState: FleetFollowerObserver {
+    /// The sources without a report yet show as loading until a worker stored one.
+    func fleetFollows(_ ids: [String]) {
+        reloaded(sources: ids)
+        watchDidStart(ids.filter { source($0)?.report == nil })
+    }
+
+    /// A worker's report, at the time the worker finished it: every server following the fleet shows the same.
+    func fleet(stored report: FleetReport) {
+        finish(report.report, next: report.next, newItemIDs: report.newItemIDs, at: report.finishedAt)
+    }
+
+    func fleet(problem: String) {
+        logger.warning("fleet: \(problem)")
     }
 }

@@ -1,11 +1,16 @@
 import Foundation
 import Synchronization
 
+/// The name `ItemReceiver` had before 0.10, kept so that sources written against 0.9 compile unchanged.
+@available(*, deprecated, renamed: "ItemReceiver")
+public typealias ItemSink = ItemReceiver
+
 /// Where a source delivers its items, warnings and final outcome. Thread-safe; the first finish wins.
 ///
 /// Items emitted before a failure or a timeout are kept: the status says the result is incomplete,
-/// but nothing that arrived is thrown away.
-public final class ItemSink: Sendable {
+/// but nothing that arrived is thrown away. (A *sink* is something else: where new items are delivered
+/// after a run, Domain's `SinkTransport`.)
+public final class ItemReceiver: Sendable {
     public enum Outcome: Sendable, Equatable {
         case completed
         case failed(SourceError)
@@ -27,8 +32,8 @@ public final class ItemSink: Sendable {
     private let onFinish: @Sendable (Outcome, [String]) -> Void
 
     /// - Parameters:
-    ///   - onItems: called for every non-empty batch emitted before the sink finished.
-    ///   - onPastCap: called for every non-empty batch of `emitPastCap` before the sink finished.
+    ///   - onItems: called for every non-empty batch emitted before the receiver finished.
+    ///   - onPastCap: called for every non-empty batch of `emitPastCap` before the receiver finished.
     ///   - onFinish: called once, with the outcome and the warnings gathered, after every `onItems` call.
     public init(
         onItems: @escaping @Sendable ([Item]) -> Void,
@@ -41,7 +46,7 @@ public final class ItemSink: Sendable {
     }
 
     /// Delivers items in the source's own order (a source never emits from two threads at once). Ignored
-    /// after the sink finished (a late source).
+    /// after the receiver finished (a late source).
     ///
     /// `onItems` runs outside the lock (it may wait for a slow writer); a finish from outside (the timeout)
     /// arriving meanwhile is delivered when it returns, so no batch ever follows `onFinish`.
@@ -92,7 +97,7 @@ public final class ItemSink: Sendable {
         close(error.kind == .timeout ? .timedOut(error) : .failed(error))
     }
 
-    /// Closes the sink from outside (timeout or deadline). Returns false if the source had already finished.
+    /// Closes the receiver from outside (timeout or deadline). Returns false if the source had already finished.
     @discardableResult
     public func close(_ outcome: Outcome) -> Bool {
         let (closed, now): (Bool, [String]?) = state.withLock { state in
@@ -146,7 +151,7 @@ public final class ItemSink: Sendable {
     }
 }
 
-extension ItemSink {
+extension ItemReceiver {
     /// The fan-out every multi-request source shares: one request per label (city, repository, feed, file),
     /// at most `context.concurrency` in flight, then `finish(collecting:)` with the results in label order.
     /// A request not started before the source's time ran out counts as a timeout of that request.
