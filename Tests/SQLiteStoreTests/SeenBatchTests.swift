@@ -54,17 +54,20 @@ struct SeenBatchTests {
         let outcome = try await blocking {
             let database = try directory.open()
             let history = SQLiteSeenItemsRepository(database: database)
-            try history.markSeen([SeenBatch(source: .testing("log"), itemIDs: Self.ids),
-                                  SeenBatch(source: .testing("other"), itemIDs: Self.ids)], at: Date())
+            // "log" gets the highest key, so the key it gets after the clear is the same number (SQLite reuses it).
+            try history.markSeen([SeenBatch(source: .testing("other"), itemIDs: Self.ids),
+                                  SeenBatch(source: .testing("log"), itemIDs: Self.ids)], at: Date())
             let removed = try SQLiteStoreMaintenance(database: database).clearHistory(sourceID: "log").historyItems
             let cleared = try Self.digests(in: directory)
+            let total = try DatabaseQueue(path: directory.databaseURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM seen_batch") }
             try history.markSeen([SeenBatch(source: .testing("log"), itemIDs: Self.ids)], at: Date())
-            return (removed, cleared, try history.recordSeen(by: .testing("log"), itemIDs: Self.ids + ["z"], at: Date()),
+            return (removed, cleared, total, try history.recordSeen(by: .testing("log"), itemIDs: Self.ids + ["z"], at: Date()),
                     try history.recordSeen(by: .testing("other"), itemIDs: Self.ids, at: Date()))
         }
         #expect(outcome.0 == Self.ids.count)
         #expect(outcome.1 == ["other": 1])
-        #expect(outcome.2 == SeenItems(unseen: ["z"], isFirstRun: false), "the batch was inserted again after the clear")
-        #expect(outcome.3 == SeenItems(unseen: [], isFirstRun: false))
+        #expect(outcome.2 == 1, "the cleared source's digests are gone, not left under its key")
+        #expect(outcome.3 == SeenItems(unseen: ["z"], isFirstRun: false), "the batch was inserted again after the clear")
+        #expect(outcome.4 == SeenItems(unseen: [], isFirstRun: false))
     }
 }
