@@ -92,10 +92,12 @@ let package = Package(
         // protocols (ProviderKit keeps their names), `StoreMaintaining`, and `StoreCoding` (the bytes both write).
         .target(name: "StoreSupport", dependencies: ["Domain"]),
         // The persistent store: one SQLite database (GRDB) behind the Domain/StoreSupport store protocols: HTTP
-        // response cache, last good copy of each source, item history, recent queries.
+        // response cache, last good copy of each source, item history, recent queries. (Crypto: the digests of
+        // the history's batches, `SeenBatches`.)
         .target(name: "SQLiteStore", dependencies: [
             "Domain", "StoreSupport", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The shared store: the same protocols on PostgreSQL (PostgresNIO), for many processes and machines on one
         // manifest: fetch leases on the response cache, announce-once history, the sinks' outbox.

@@ -17,6 +17,7 @@ extension AppDatabase {
             if !applied.contains("v3-sinks") { try db.execute(sql: Schema.v3Sinks) }
             try db.execute(sql: Schema.v4HistorySourceKeys)
         }
+        migrator.registerMigration("v5-seen-batches") { db in try db.execute(sql: Schema.v5SeenBatches) }
         return migrator
     }
 

@@ -51,13 +51,15 @@ enum HistorySources {
             arguments: [source.id, source.fingerprint])
     }
 
-    /// Removes the history of the sources with `keys`; returns how many items it held.
+    /// Removes the history of the sources with `keys`, with the digests of their batches (`SeenBatches`: a
+    /// batch recorded again must be inserted again); returns how many items it held.
     @discardableResult
     static func forget(keys: [Int64], in db: Database) throws -> Int {
         var removed = 0
         for key in keys {
             try db.execute(sql: "DELETE FROM seen_item WHERE source_key = ?", arguments: [key])
             removed += db.changesCount
+            try db.execute(sql: "DELETE FROM seen_batch WHERE source_key = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM history_source WHERE key = ?", arguments: [key])
         }
         return removed

@@ -2,7 +2,8 @@ import Domain
 import Foundation
 import GRDB
 
-/// The item history (`seen_item`: the source's key in `history_source`, item id, first seen time) behind `--new`.
+/// The item history (`seen_item`: the source's key in `history_source`, item id, first seen time) behind `--new`,
+/// and the digests of large batches recorded whole (`SeenBatches`).
 public struct SQLiteSeenItemsRepository: Sendable {
     private let database: AppDatabase
 
@@ -39,9 +40,13 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
                 SELECT ?, value, ? FROM json_each(?)
                 """)
             for batch in batches where !batch.itemIDs.isEmpty {
+                let key = try HistorySources.makeKey(of: batch.source, in: db)
+                // A large batch recorded whole before (the same items read again) is known by its digest.
+                let digest = batch.itemIDs.count >= SeenBatches.minimumCount ? SeenBatches.digest(of: batch.itemIDs) : nil
+                if let digest, try SeenBatches.isRecorded(digest, key: key, in: db) { continue }
                 // In key order: each id lands next to the last one in the table's B-tree instead of anywhere.
-                try insert.execute(arguments: [try HistorySources.makeKey(of: batch.source, in: db),
-                                               date.timeIntervalSince1970, Self.jsonArray(batch.itemIDs.sorted())])
+                try insert.execute(arguments: [key, date.timeIntervalSince1970, Self.jsonArray(batch.itemIDs.sorted())])
+                if let digest { try SeenBatches.record(digest, key: key, in: db) }
             }
         }
     }

@@ -189,4 +189,16 @@ enum Schema {
         DROP TABLE seen_item;
         ALTER TABLE seen_item_v4 RENAME TO seen_item;
         """
+
+    /// The digests of large batches of item ids a source recorded whole (`SeenBatches`): a batch recorded again
+    /// (the same file or answer read again) is known by its digest instead of by a B-tree lookup of every id.
+    /// A row says that every id of its batch is in `seen_item` under `source_key`; it goes when they may not be
+    /// (`HistorySources.forget`). Added to every store, new or old: `current` stays what v4 left.
+    static let v5SeenBatches = """
+        CREATE TABLE seen_batch (
+            source_key INTEGER NOT NULL,
+            digest BLOB NOT NULL,
+            PRIMARY KEY (source_key, digest)
+        ) WITHOUT ROWID;
+        """
 }

@@ -111,6 +111,25 @@ struct StreamingRunTests {
         #expect(second.outcome.notes.isEmpty, "no source had a first run")
     }
 
+    @Test("a large source read again is known by its chunks' digests; a run that changes a chunk still records every new id")
+    func largeSourceReadAgain() async {
+        let storage = RunStorage(store: .sqlite(database))
+        let ids = (0..<40_000).map { "row\($0)" }
+        let batches = stride(from: 0, to: ids.count, by: 1_000).map { Array(ids[$0..<$0 + 1_000]) }
+        for _ in 0..<2 {  // the second run's chunks are all known
+            let plain = await run([("big", BatchesSource(batches: batches))], storage: storage)
+            #expect(plain.written.count == ids.count)
+            #expect(plain.outcome.notes.isEmpty)
+        }
+        var changed = batches
+        changed[20].append("new-middle")  // in the second chunk of `historyChunk` ids
+        changed[39].append("new-last")  // in the rest the run's end records
+        _ = await run([("big", BatchesSource(batches: changed))], storage: storage)
+        let next = await run([("big", BatchesSource(batches: changed + [["new-next"]]))], storage: storage, newOnly: true)
+        #expect(next.written == ["big:new-next"])
+        #expect(next.outcome.notes.isEmpty)
+    }
+
     @Test("a source answered through the response cache is held, then served from its last good copy when it fails")
     func cachedSourceHeld() async throws {
         let clock = RunClock()

@@ -5,7 +5,7 @@ import GRDB
 import ProviderTesting
 import Testing
 
-@Suite("The item history's move to per-source keys (migration v4) keeps every source's history")
+@Suite("The item history's migrations (v4: per-source keys; v5: batch digests) keep every source's history")
 struct HistoryMigrationTests {
     /// The migrations as releases before the merged one registered them, one step each: `steps` of them.
     static func releasedMigrator(upTo steps: Int) -> DatabaseMigrator {
@@ -61,7 +61,7 @@ struct HistoryMigrationTests {
         #expect(outcome.5 == 5)
         #expect(outcome.6 == SeenItems(unseen: ["1"], isFirstRun: true))
         #expect(outcome.7 == SeenItems(unseen: [], isFirstRun: false))
-        #expect(outcome.8 == "v4-history-source-keys")
+        #expect(outcome.8 == "v5-seen-batches")
     }
 
     @Test("a v3 store without history upgrades to an empty history that works")
@@ -75,6 +75,36 @@ struct HistoryMigrationTests {
         }
         #expect(first == SeenItems(unseen: ["a"], isFirstRun: true))
         #expect(second == SeenItems(unseen: ["b"], isFirstRun: false))
+    }
+
+    @Test("a v4 store gains batch digests (v5) with every history row kept, and records and answers as before")
+    func upgradesV4History() async throws {
+        let directory = try ScratchDirectory.Folder("aggregate-store")
+        let ids = (0..<3_000).map { "row-\($0)" }
+        let outcome = try await blocking {
+            let queue = try DatabaseQueue(path: directory.databaseURL.path)
+            try Self.releasedMigrator(upTo: 4).migrate(queue)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO history_source (key, source_id, fingerprint) VALUES (1, 'a', 'fp-a'), (2, 'b', 'fp-b')")
+                for id in ids { try db.execute(sql: "INSERT INTO seen_item VALUES (1, ?, 0)", arguments: [id]) }
+                try db.execute(sql: "INSERT INTO seen_item VALUES (2, 'x', 0)")
+            }
+            try queue.close()
+            let database = try directory.open()
+            let history = SQLiteSeenItemsRepository(database: database)
+            let counts = try SQLiteStoreMaintenance(database: database).stats(sourceID: nil, now: Date()).map { ($0.sourceID, $0.historyItems) }
+            try history.markSeen([SeenBatch(source: .testing("a"), itemIDs: ids + ["row-new"])], at: Date())
+            let digests = try DatabaseQueue(path: directory.databaseURL.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM seen_batch") }
+            return (database.schemaVersion().applied, counts, digests,
+                    try history.recordSeen(by: .testing("a"), itemIDs: ids + ["row-new", "row-newer"], at: Date()),
+                    try history.recordSeen(by: .testing("b"), itemIDs: ["x", "y"], at: Date()))
+        }
+        #expect(outcome.0 == "v5-seen-batches")
+        #expect(outcome.1.map(\.0) == ["a", "b"])
+        #expect(outcome.1.map(\.1) == [ids.count, 1], "every row carried over")
+        #expect(outcome.2 == 1)
+        #expect(outcome.3 == SeenItems(unseen: ["row-newer"], isFirstRun: false))
+        #expect(outcome.4 == SeenItems(unseen: ["y"], isFirstRun: false))
     }
 
     /// Every table's columns (name, type, not null, default, key position) and every index's columns, in order.
@@ -121,6 +151,6 @@ struct HistoryMigrationTests {
         for (index, shape) in upgraded.enumerated() {
             #expect(shape == fresh, "a store of release step \(index + 1), upgraded, differs from a new one")
         }
-        #expect(versions.allSatisfy { $0 == "v4-history-source-keys" })
+        #expect(versions.allSatisfy { $0 == "v5-seen-batches" })
     }
 }
