@@ -7,6 +7,9 @@ round. Interleaved rounds, medians of RUNS; CPU is user + sys of the aggregate p
     python3 Benchmarks/fleet/bench.py AGGREGATE_BINARY [RUNS]
     SOURCES=300 FLEET_SOURCES=2000 WORKERS=2 DELAY=0.05 python3 Benchmarks/fleet/bench.py .build/release/aggregate 3
 
+BATCH sets the workers' --batch (50). With a slow server (DELAY=0.5) and small batches (BATCH=10) a worker is bound by
+its own sources in flight (4 batches), as workers on machines of their own are, rather than by this machine's cores.
+
 Rows:
   one process, SQLite / PostgreSQL, plain and --new (SOURCES sources, cacheTTLSeconds 300): wall and CPU
   1 worker / WORKERS workers --once (FLEET_SOURCES sources): wall, total CPU, every source fetched once
@@ -29,6 +32,7 @@ sources = int(os.environ.get("SOURCES", "300"))
 fleet_sources = int(os.environ.get("FLEET_SOURCES", "2000"))
 workers = int(os.environ.get("WORKERS", "2"))
 delay = os.environ.get("DELAY", "0.05")
+batch = int(os.environ.get("BATCH", "50"))
 server_url = os.environ.get("AGGREGATE_TEST_POSTGRES_URL")
 if not server_url:
     sys.exit("set AGGREGATE_TEST_POSTGRES_URL (source .ci/postgres-cluster.sh && postgres_cluster_start)")
@@ -103,7 +107,7 @@ def fleet(count):
     path = manifest(fleet_sources, "fleet.json")
     stats(reset=True)
     began = time.monotonic()
-    processes = [start(["worker", "--once", "--manifest", path], store) for _ in range(count)]
+    processes = [start(["worker", "--once", "--batch", str(batch), "--manifest", path], store) for _ in range(count)]
     cpu = sum(finish(process) for process in processes)
     wall = time.monotonic() - began
     requests = stats()["requests"]
