@@ -23,7 +23,7 @@ per worker, total CPU.
 
     SCALE=20000 WORKERS=4 python3 Benchmarks/fleet/bench.py .build/release/aggregate
 """
-import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time, urllib.parse, urllib.request, uuid
+import atexit, json, os, resource, shutil, statistics, subprocess, sys, tempfile, time, urllib.parse, urllib.request, uuid
 
 here = os.path.dirname(os.path.abspath(__file__))
 binary = os.path.abspath(sys.argv[1])
@@ -116,8 +116,9 @@ def fleet(count):
 
 
 def psql(store, sql):
-    return subprocess.run(["psql", store, "-X", "-A", "-t", "-q", "-c", sql], check=True, capture_output=True,
-                          text=True).stdout.strip()
+    """The answer, or "" while the workers have not created the schema yet."""
+    answer = subprocess.run(["psql", store, "-X", "-A", "-t", "-q", "-c", sql], capture_output=True, text=True)
+    return answer.stdout.strip() if answer.returncode == 0 else ""
 
 
 def peak_rss_mib(pid):
@@ -134,6 +135,8 @@ def scale(count, workers, interval):
     stats(reset=True)
     began = time.monotonic()
     processes = [start(["worker", "--manifest", path], store) for _ in range(workers)]
+    # Workers run until stopped: stop them whatever happens here.
+    atexit.register(lambda: [p.kill() for p in processes if p.poll() is None])
     now = "EXTRACT(EPOCH FROM now())"
     max_lag, p99_at, registered, rss = 0.0, None, None, [0.0] * workers
     while True:
@@ -143,7 +146,7 @@ def scale(count, workers, interval):
             # Every source is due from the registration on; until one completed it, the oldest due_at says when.
             registered = float(psql(store, "SELECT MIN(due_at) FROM fleet_source") or 0) or None
         if p99_at is None and registered and requests >= 0.99 * count:
-            p99_at = float(psql(store, f"SELECT {now}")) - registered
+            p99_at = float(psql(store, f"SELECT {now}") or 0) - registered
         lag = psql(store, f"""SELECT COALESCE(MAX({now} - due_at), 0) FROM fleet_source
                                WHERE due_at <= {now} AND (claim_until IS NULL OR claim_until < {now})""")
         max_lag = max(max_lag, float(lag or 0))
