@@ -6,10 +6,10 @@ import Foundation
 extension FleetWorker {
     /// The sources the fleet schedules: every enabled source of `container`'s manifest, with its stored identity.
     static func manifest(of container: AppDIContainer) -> FleetManifest {
+        // The options as every run of the container sees them (`${VAR}`s substituted once per container).
         FleetManifest(sources: container.manifest.sources.filter(\.enabled).map { source in
-            let options = EnvironmentSubstitution.apply(to: source.options, environment: container.environment).value
-            return FleetManifest.Source(
-                id: source.id, fingerprint: container.identity(of: source, options: options).fingerprint,
+            FleetManifest.Source(
+                id: source.id, fingerprint: container.identity(of: source, options: container.resolved(source).value).fingerprint,
                 intervalSeconds: source.refreshSeconds)
         })
     }
