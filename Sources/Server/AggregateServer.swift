@@ -32,12 +32,7 @@ public final class AggregateServer: Sendable {
     private let access: AccessControl
     private let logger: Logger
 
-    private struct Lifecycle {
-        var group: ServiceGroup?
-        var isStopping = false
-    }
-
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = ServiceGroupHolder()
 
     /// - Throws: a `selection` that does not fit the manifest.
     public init(
@@ -81,11 +76,7 @@ public final class AggregateServer: Sendable {
         // A client that stopped reading cannot hold a shutdown: what is still unsent after this is cut.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(configuration.shutdownGraceSeconds)
         let group = ServiceGroup(configuration: groupConfiguration)
-        let stopAtOnce = lifecycle.withLock { lifecycle -> Bool in
-            lifecycle.group = group
-            return lifecycle.isStopping
-        }
-        if stopAtOnce { return }
+        guard lifecycle.hold(group) else { return }
         watcher.start()
         let events = state.events
         let keepAlive = configuration.keepAliveSeconds
@@ -102,13 +93,9 @@ public final class AggregateServer: Sendable {
     /// SIGTERM: the watch stops (its runs cancelled), event streams end, and the server finishes the responses
     /// in flight and returns from `run`.
     public func shutdown() {
-        let group = lifecycle.withLock { lifecycle -> ServiceGroup? in
-            lifecycle.isStopping = true
-            return lifecycle.group
-        }
+        lifecycle.stop()  // first: a server not yet running never starts; the group's shutdown is asynchronous
         watcher.stop {}
         state.events.close()
-        if let group { Task { await group.triggerGracefulShutdown() } }
     }
 
     /// SIGHUP: serve `container`'s manifest from now on.

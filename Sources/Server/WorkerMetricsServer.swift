@@ -12,7 +12,7 @@ public final class WorkerMetricsServer: Sendable {
     public let metrics: WorkerMetrics
     private let listen: ListenAddress
     private let logger: Logger
-    private let group = Mutex<(group: ServiceGroup?, stopping: Bool)>((nil, false))
+    private let group = ServiceGroupHolder()
 
     public init(metrics: WorkerMetrics, listen: ListenAddress, logger: Logger = Logger(label: "aggregate")) {
         self.metrics = metrics
@@ -23,31 +23,19 @@ public final class WorkerMetricsServer: Sendable {
     /// Serves until `shutdown`; `onListening` gets the bound port (the one the system chose for port 0).
     public func run(onListening: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let router = Router()
-        router.get("/metrics") { [metrics] _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
-        }
+        router.get("/metrics") { [metrics] _, _ in Response.metrics(metrics.exposition()) }
         let application = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: nil),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
-        let stopAtOnce = self.group.withLock { state -> Bool in
-            state.group = group
-            return state.stopping
-        }
-        if stopAtOnce { return }
+        guard self.group.hold(group) else { return }
         try await group.run()
     }
 
     /// Stops serving (the worker ended).
     public func shutdown() {
-        let group = self.group.withLock { state -> ServiceGroup? in
-            state.stopping = true
-            return state.group
-        }
-        if let group { Task { await group.triggerGracefulShutdown() } }
+        group.stop()
     }
 }

@@ -31,9 +31,7 @@ struct APIRoutes: Sendable {
         router.get("/metrics") { _, _ in
             state.metrics.eventClients(state.events.clientCount)
             state.metrics.fleet(state.summary(state.snapshot.sources))
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: state.metrics.exposition())))
+            return Response.metrics(state.metrics.exposition())
         }
     }
 
