@@ -29,11 +29,12 @@ final class PostgresLeaseSession: Sendable {
         guard state.withLock({ $0.held.insert(name).inserted }) else { return nil }
         var connection: PostgresConnection?
         do {
-            connection = try self.connection(in: database)
-            let session = PostgresSession(connection: connection!, logger: database.logger)
+            let shared = try self.connection(in: database)
+            connection = shared
+            let session = PostgresSession(connection: shared, logger: database.logger)
             let taken = try session.rows("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))").first?[0]
                 .decode(Bool.self)
-            if taken == true { return connection }
+            if taken == true { return shared }
             forget(name)
             return nil
         } catch {

@@ -96,7 +96,8 @@ public final class FleetFollower: Sendable {
         state.withLock { state in
             state.container = container
             state.ids = ids
-            state.shown = state.shown.filter { ids.contains($0.key) }
+            let followed = Set(ids)
+            state.shown = state.shown.filter { followed.contains($0.key) }
             state.readAll = true
         }
         observer.fleetFollows(ids)
@@ -161,15 +162,17 @@ public final class FleetFollower: Sendable {
         }
         guard !changed.isEmpty else { return }
         let newer = try reports.reports(of: changed).sorted { ($0.finishedAt, $0.version) < ($1.finishedAt, $1.version) }
-        for report in newer {
-            let show = state.withLock { state -> Bool in
-                guard state.ids.contains(report.report.id), report.version > state.shown[report.report.id] ?? 0 else {
+        // One lock for the lot (a first read may bring 20,000); still followed and still newer, told after it.
+        let shown = state.withLock { state -> [FleetReport] in
+            let followed = Set(state.ids)
+            return newer.filter { report in
+                guard followed.contains(report.report.id), report.version > state.shown[report.report.id] ?? 0 else {
                     return false
                 }
                 state.shown[report.report.id] = report.version
                 return true
             }
-            if show { observer.fleet(stored: report) }
         }
+        for report in shown { observer.fleet(stored: report) }
     }
 }
