@@ -44,8 +44,9 @@ struct WatchEndToEndTests {
         let sawBoth = await watch.waitFor { stdout, stderr in
             stdout.contains("\"n2\"") && stdout.contains("\"f1\"") && stderr.contains("flaky: ok")
         }
-        // Counted, not timed: exactly the failed request and the one that recovered; news fetched at least twice.
-        #expect(server.requests(path: "/flaky.rss").count == 2, "one retry after the 500, on the schedule")
+        // Counted, not timed: the failed request and the one that recovered (a slow machine may already have made
+        // the next one on schedule); that the 500 was reported, not retried at once, is the first status line below.
+        #expect(server.requests(path: "/flaky.rss").count >= 2, "one retry after the 500, on the schedule")
         #expect(server.requests(path: "/news.rss").count >= 2)
         watch.signal(SIGTERM)
         let result = await watch.finish()
@@ -61,6 +62,7 @@ struct WatchEndToEndTests {
         #expect(ids.filter { $0.hasSuffix("f1") }.count == 1)
         let flaky = lines(result.stderr).filter { $0.contains("flaky:") }
         #expect(flaky.first?.contains("flaky: error") == true, "\(flaky)")
+        #expect(flaky.filter { $0.contains("flaky: error") }.count == 1, "one failure, then recovered: \(flaky)")
         #expect(flaky.contains { $0.contains("flaky: ok") }, "recovered after the failure: \(flaky)")
     }
 
