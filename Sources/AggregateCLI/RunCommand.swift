@@ -135,9 +135,7 @@ struct RunCommand: ParsableCommand {
         let now = Date()
         let request = RunRequest(
             selection: selection.ids, query: query, deadlineSeconds: deadline,
-            cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new,
-            shaping: ItemShaping(since: shaping.sinceDate(now: now), order: sort, dedupe: shaping.dedupe),
-            storeOptional: storeOptional)
+            cacheMode: offline ? .offline : noCache ? .refresh : .normal, newOnly: new, storeOptional: storeOptional)
         // Live progress, when a person watches stderr: the view model follows the run, the renderer draws it.
         let progress = Terminal.stderrIsTTY && !quiet
             ? ProgressRenderer(output: Terminal.writeError, width: Terminal.stderrWidth, color: Terminal.stderrWantsColor)
@@ -148,35 +146,17 @@ struct RunCommand: ParsableCommand {
             return viewModel
         }
         let stdout = StandardOutput()
-        let ndjsonWriter = format == .ndjson && template == nil
-            ? ndjsonWriter(to: stdout, limit: sort == .source ? limit : nil, jq: jq, failures: jqFailures) : nil
-        // NDJSON goes out while the run goes on, except in a date order (every item first).
-        let streamWriter = sort == .source ? ndjsonWriter : nil
-        // The JSON document's items wait in a temporary file, not in memory (the sources' summaries go first).
-        let jsonSpool = format == .json && jq == nil && template == nil && sort == .source
-            ? SpooledJSONDocument(limit: limit) : nil
         let options = RenderOptions(
             limit: limit, verbose: verbose, color: format == .table && Terminal.stdoutWantsColor,
             width: Terminal.stdoutWidth, feed: feedOptions.metadata,
             rowCap: format == .table ? RenderOptions.rowCap(stdoutIsTerminal: Terminal.stdoutIsTTY) : nil)
-        // CSV, the table, Markdown and a date order need every item first: they wait in a temporary file too.
-        // Not with --dedupe: these formats keep the fuller copy with its alsoIn (README), which a stream cannot.
-        let spooled = template == nil && (jq == nil || format == .ndjson) && shaping.dedupe == nil
-            && SpooledReport.handles(format, order: sort, sources: container.manifest.sources.count)
-            ? SpooledReport(format: format, order: sort, options: options) : nil
-        let output: RunOutput
-        if let streamWriter {
-            output = .stream { source, items, more in streamWriter.write(items, source: source.id, more: more) }
-        } else if let jsonSpool {
-            output = .stream { source, items, _ in jsonSpool.write(items, source: source.id) }
-        } else if let spooled {
-            output = .stream { source, items, _ in spooled.write(items, source: source.id) }
-        } else {
-            output = .collect
-        }
+        let printed = printedOutput(
+            format: format, jq: jq, template: template, options: options, sources: container.manifest.sources.count,
+            now: now, to: stdout, failures: jqFailures)
         let outcome: RunOutcome
         do throws(SelectionError) {
-            outcome = try container.runAndWait(request, cancellation: interruption.cancellation, observer: viewModel, output: output)
+            outcome = try container.engine.runAndWait(
+                request, cancellation: interruption.cancellation, observer: viewModel, output: printed.output)
         } catch {
             if case .storeUnavailable = error {
                 Terminal.writeError("aggregate: error: \(error.description)\n")
@@ -185,37 +165,14 @@ struct RunCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         progress?.finish()  // before stdout: both usually share one terminal
-        streamWriter?.flush()
+        printed.flush()
         try exitIfInterrupted(interruption, output: stdout)
         let report = outcome.report
         if !quiet {
             for warning in outcome.warnings { Terminal.writeError("aggregate: warning: \(warning)\n") }
             for note in outcome.notes { Terminal.writeError("aggregate: \(note)\n") }
         }
-        if let template {
-            stdout.write(template.render(report, options: options, now: now))
-        } else if let spooled {
-            let failure = if let ndjsonWriter {
-                spooled.finish(to: ndjsonWriter)
-            } else {
-                spooled.finish(report) { stdout.write(bytes: $0) }
-            }
-            ndjsonWriter?.flush()
-            if let failure { Terminal.writeError("aggregate: error: items were lost: \(failure)\n") }
-        } else if let ndjsonWriter {
-            if streamWriter == nil { ndjsonWriter.write(report.itemsInOutputOrder(limit: limit)) }
-            ndjsonWriter.flush()
-        } else if let jsonSpool {
-            let failure = jsonSpool.finish(report, to: stdout)
-            if let failure { Terminal.writeError("aggregate: error: the JSON items were lost: \(failure)\n") }
-        } else if let jq {
-            let result = jq.run(report, options: options)
-            stdout.write(bytes: result.text)
-            if let failure = result.failure { jqFailures.report(failure, at: "the report") }
-        } else {
-            var stream = stdout
-            Renderers.renderer(for: format).render(report, options: options, to: &stream)
-        }
+        printed.print(report)
         stdout.flush()
 
         reportOnStandardError(report, tableShowsProblems: format == .table && template == nil)
@@ -238,20 +195,6 @@ struct RunCommand: ParsableCommand {
         output.flush()
         if !quiet { Terminal.writeError("aggregate: interrupted; every program it started has been stopped\n") }
         throw ExitCode(status)
-    }
-
-    /// NDJSON's writer (through `--jq` when given). In the sources' own order it writes while the run goes on
-    /// and the final report keeps only counts; a date sort hands it the merged items at the end (`limit` nil:
-    /// they come limited).
-    private func ndjsonWriter(
-        to output: StandardOutput, limit: Int?, jq: JQFilter?, failures: JQFailures
-    ) -> NDJSONStreamWriter {
-        NDJSONStreamWriter(
-            limit: limit, jq: jq, onFailure: { failure, item in failures.report(failure, at: "item \(item)") }
-        ) { chunk in
-            output.write(bytes: chunk)
-            output.flush()  // the writer chose when: a full chunk, or a source's lines as they come
-        }
     }
 
     /// Machine formats keep stdout clean, so failures and warnings are also told to the person on stderr.

@@ -16,9 +16,6 @@ public struct RunRequest: Sendable, Hashable {
     public var cacheMode: CacheMode
     /// `--new`: only items each source never delivered before.
     public var newOnly: Bool
-    /// `--since`, `--sort`, `--dedupe`: applied to the collected report (`ShapeItemsUseCase`) or to the stream
-    /// (`StreamingItemFilter`; a date sort needs `.collect`).
-    public var shaping: ItemShaping
     /// `--store-optional`: a shared store that cannot be reached is a warning, and the run goes on without it.
     public var storeOptional: Bool
     /// Every item is kept, and the outcome names those the item history never saw before
@@ -31,7 +28,7 @@ public struct RunRequest: Sendable, Hashable {
 
     public init(
         selection: [String]? = nil, query: String? = nil, deadlineSeconds: Double? = nil, cacheMode: CacheMode = .normal,
-        newOnly: Bool = false, shaping: ItemShaping = ItemShaping(), storeOptional: Bool = false
+        newOnly: Bool = false, storeOptional: Bool = false
     ) {
         self.storeOptional = storeOptional
         self.selection = selection
@@ -39,20 +36,7 @@ public struct RunRequest: Sendable, Hashable {
         self.deadlineSeconds = deadlineSeconds
         self.cacheMode = cacheMode
         self.newOnly = newOnly
-        self.shaping = shaping
     }
-}
-
-/// Where a run's items go.
-public enum RunOutput: Sendable {
-    /// Each source's report keeps its items (every format that needs them all: table, JSON, a date sort).
-    case collect
-    /// Items go to `write` while the run goes on, in output order (plan order, each source's own order), on
-    /// one thread of the run's own that may block (stdout); the reports keep only their counts. `more`: another
-    /// batch is ready right now. Items pass the request's `shaping` through `filter` first: pass the same
-    /// filter to every run of one stream (a watch) so that `--dedupe` spans them; nil gives the run its own.
-    case stream(_ write: @Sendable (_ source: SourceDescriptor, _ items: [Item], _ more: Bool) -> Void,
-                filter: StreamingItemFilter? = nil)
 }
 
 /// A finished run.
@@ -74,49 +58,43 @@ public struct RunOutcome: Sendable {
 
 // MARK: - The run engine
 
-extension AppDIContainer {
-    /// Runs the sources `request` selects, concurrently, and applies the store's part to each as it finishes;
-    /// then the manifest's sinks queue and send what is new for them: the one entry point of every front end
-    /// (the one-shot CLI, watch, serve). Callable many times in one
-    /// process and from several threads at once; each run plans and builds its sources anew.
-    ///
+/// Runs the sources a request selects, concurrently, applies the store's part to each as it finishes and hands
+/// their items to a `RunOutput`; then the manifest's sinks queue and send what is new for them: the one entry
+/// point of every front end (the one-shot CLI, watch, serve, a fleet worker, `check-source`). Callable many times
+/// in one process and from several threads at once; each run plans and builds its sources anew.
+public struct RunEngine: Sendable {
+    private let container: AppDIContainer
+
+    init(container: AppDIContainer) {
+        self.container = container
+    }
+
     /// - Parameters:
     ///   - cancellation: ends the run early (Ctrl-C): sources still loading are reported `timeout` and
     ///     stopped, and `completion` still comes once what they started is gone.
     ///   - observer: told of progress as it happens (live views).
+    ///   - output: where the items go (by default, into the reports).
     ///   - completion: called once, on no particular thread.
     /// - Throws: a selection that does not fit the manifest (nothing runs then).
     public func run(
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
-        output: RunOutput, completion: @escaping @Sendable (RunOutcome) -> Void
+        output: any RunOutput = CollectedOutput(), completion: @escaping @Sendable (RunOutcome) -> Void
     ) throws(SelectionError) {
+        let store = container.store
         let (opened, storeWarnings) = store.open()
         if opened == nil, store.location.isShared, !request.storeOptional {
             throw .storeUnavailable(storeWarnings.first ?? "the store cannot be used")
         }
         // A proxy variable that cannot be read is ignored, and said so without its value (it may hold a password).
-        let warnings = storeWarnings + liveHTTPProblems
+        let warnings = storeWarnings + container.liveHTTPProblems
         let storage = RunStorage(store: opened, mode: request.cacheMode, claimed: request.claimed)
-        let plan = try self.plan(selection: request.selection, query: request.query, storage: storage)
-        let descriptors = plan.map(\.descriptor)
-        let collected = Mutex([[Item]](repeating: [], count: plan.count))
-        var streamFilter: StreamingItemFilter?
-        if case .stream(_, let filter) = output, !request.shaping.isIdentity {
-            streamFilter = filter ?? StreamingItemFilter(request.shaping)
-        }
-        let offer: SinkOffer? = manifest.sinks.isEmpty ? nil : SinkOffer(sources: descriptors.map(\.id), sinks: manifest.sinks)
-        var offered: (@Sendable (_ index: Int, _ items: [Item]) -> Void)?
-        if let offer { offered = { index, batch in offer.take(index, batch) } }
-        let outbox = opened?.outbox
+        let plan = try container.plan(selection: request.selection, query: request.query, storage: storage)
+        let manifest = container.manifest
+        let offer = manifest.sinks.isEmpty ? nil : SinkOffer(sources: plan.map(\.descriptor.id), sinks: manifest.sinks)
         let items = StreamingRun(
-            sources: descriptors, storage: storage, query: request.query, newOnly: request.newOnly,
-            markNew: request.markNew, filters: plan.map { manifest.source(id: $0.descriptor.id)?.itemFilter }, offer: offered,
-            write: { [streamFilter] index, batch, more in
-                switch output {
-                case .collect: collected.withLock { $0[index].append(contentsOf: batch) }
-                case .stream(let write, _): write(descriptors[index], streamFilter?.filter(batch) ?? batch, more)
-                }
-            })
+            sources: plan.map(\.descriptor), storage: storage, query: request.query, newOnly: request.newOnly,
+            markNew: request.markNew, filters: plan.map { manifest.source(id: $0.descriptor.id)?.itemFilter },
+            offer: offer, output: output)
         // Four sources loading per request slot keep the slots busy, while a 10,000-source run holds a few hundred
         // sources' timers and buffers rather than all of them (BENCHMARKS.md, "Sources admitted as slots free up").
         AggregateSourcesUseCase().execute(
@@ -124,20 +102,13 @@ extension AppDIContainer {
             maxLoading: 4 * manifest.defaults.maxConcurrentRequests
         ) { loaded in
             items.outcome(loaded) { finished in
-                var report = finished.report
-                if case .collect = output {
-                    let kept = collected.withLock { $0 }
-                    for index in report.sources.indices {
-                        (report.sources[index].items, report.sources[index].streamedItemCount) = (kept[index], 0)
-                    }
-                    report = ShapeItemsUseCase(request.shaping).execute(report)
-                }
                 let outcome = RunOutcome(
-                    report: report, notes: finished.notes, warnings: warnings, newItemIDs: finished.newItemIDs)
+                    report: output.finish(run: finished.report), notes: finished.notes, warnings: warnings,
+                    newItemIDs: finished.newItemIDs)
                 // An interrupted run offers nothing: what its sources delivered is partial, and it must end now.
                 guard let offer, cancellation?.isCancelled != true else { return completion(outcome) }
                 offer.deliver(
-                    outbox: outbox, directory: sinkDirectory, storeKey: store.location.displayName,
+                    outbox: opened?.outbox, directory: container.sinkDirectory, storeKey: store.location.displayName,
                     send: request.cacheMode != .offline, cancellation: cancellation ?? CancellationToken()
                 ) { sinks in
                     var delivered = outcome
@@ -151,7 +122,7 @@ extension AppDIContainer {
     /// `run`, suspending until it is done (callers in Swift concurrency): no thread is blocked.
     public func run(
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
-        output: RunOutput = .collect
+        output: any RunOutput = CollectedOutput()
     ) async throws(SelectionError) -> RunOutcome {
         // Planning throws before anything starts, so the continuation is resumed exactly once either way. The
         // start (opening the store may wait for another process) runs on a thread of its own, off the pool.
@@ -175,7 +146,7 @@ extension AppDIContainer {
     /// the shared pool (the run's sources and timers need those).
     public func runAndWait(
         _ request: RunRequest, cancellation: CancellationToken? = nil, observer: (any AggregateObserver)? = nil,
-        output: RunOutput
+        output: any RunOutput = CollectedOutput()
     ) throws(SelectionError) -> RunOutcome {
         let done = DispatchGroup()
         let outcome = Mutex<RunOutcome?>(nil)
@@ -187,4 +158,9 @@ extension AppDIContainer {
         done.wait()
         return outcome.withLock { $0! }
     }
+}
+
+extension AppDIContainer {
+    /// The run engine of this container's manifest and store.
+    public var engine: RunEngine { RunEngine(container: self) }
 }

@@ -43,7 +43,7 @@ public struct SourceCheck: Sendable {
         var reports: [SourceReport] = []
         for attempt in 1...2 {
             let started = DispatchTime.now()
-            let outcome = try container.runAndWait(request, output: .collect)
+            let outcome = try container.engine.runAndWait(request)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             guard let report = outcome.report.sources.first(where: { $0.id == sourceID }) else { continue }
             reports.append(report)

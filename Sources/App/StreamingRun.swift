@@ -3,14 +3,16 @@ import Foundation
 import Synchronization
 
 /// The one path of every run's items: the store's part, source by source while the run goes on, then the
-/// output in plan order. `RunEngine` hands it to `AggregateSourcesUseCase` whatever the format.
+/// run's `RunOutput` in plan order. `RunEngine` hands it to `AggregateSourcesUseCase` whatever the output.
 ///
 /// A source that has read no response cache by its first batch (files, programs, `cacheTTLSeconds: 0`)
 /// streams: each batch is recorded in the item history (and filtered by `--new`) and passed on at once.
 /// A source that has (HTTP) is held until it finishes, because its last good copy may replace what it
 /// delivered; then it is passed on whole (`RunStorage.applyCache`, then `applyHistory`). Sources come out in
 /// the plan's order through an `OrderedHandoff` drained by a thread of its own: the first unfinished source
-/// streams, later ones wait their turn, and a fast source waits for a slow writer (back-pressure).
+/// streams, later ones wait their turn, and a fast source waits for a slow writer (back-pressure). A source's
+/// report is completed there once, after its last batch: the store's part, the filter's count and the count of
+/// items written (`streamedItemCount`), then the output has it.
 ///
 /// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
 /// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
@@ -25,7 +27,8 @@ final class StreamingRun: ItemStream {
         var heldPastCap: [Item] = []
         var batches = 0
         var isFirstRun = false
-        var shown = 0
+        /// Items written to the output (on the output thread).
+        var written = 0
         var notes: [String] = []
         var report: SourceReport?
         /// Ids streamed without `--new` and not yet handed to the history thread.
@@ -39,23 +42,24 @@ final class StreamingRun: ItemStream {
     private let descriptors: [SourceDescriptor]
     /// Per source (plan order): the manifest's filter, applied before anything else sees its items.
     private let filters: [(any ItemFilter)?]
-    private let offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)?
+    private let offer: SinkOffer?
     private let storage: RunStorage
     private let query: String?
     private let newOnly: Bool
     /// Keep every item but learn which are new to the history (`RunRequest.markNew`; not with `newOnly`).
     private let markNew: Bool
     private let sources: Mutex<[Source]>
+    private let output: any RunOutput
     /// What goes to the output thread, in plan order.
     private enum Event: Sendable {
         /// A batch to write.
         case items([Item])
-        /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
+        /// The source finished. A held one's store part (disk reads and writes) happens on the output thread,
         /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
-        case held(SourceReport, pastCap: [Item])
+        case finished(SourceReport, pastCap: [Item])
     }
 
-    private let output: OrderedHandoff<Event>
+    private let handoff: OrderedHandoff<Event>
     /// A chunk of the history: the ids of one source or more (by plan index), recorded in one transaction.
     private typealias HistoryChunk = [(index: Int, ids: [String])]
     private let history = OrderedHandoff<HistoryChunk>(producers: 1, capacity: StreamingRun.maxPendingChunks)
@@ -77,8 +81,8 @@ final class StreamingRun: ItemStream {
 
     /// - Parameters:
     ///   - sources: the plan's sources, in its order.
-    ///   - write: receives every item to print, in output order, on one thread of the run's own; `more` tells
-    ///     whether another batch is ready right now (a writer may gather before flushing).
+    ///   - output: receives every item to print and every source's report, in output order, on one thread of
+    ///     the run's own.
     ///   - offer: receives every source's items of this run before `--new` filters them (what the sinks are
     ///     offered): a streaming source's batches as they come, a held one's after the store's part.
     ///   - filters: per source, the manifest's filter (none: every item is kept). A streaming source's batches
@@ -87,8 +91,7 @@ final class StreamingRun: ItemStream {
     init(
         sources: [SourceDescriptor], storage: RunStorage, query: String?, newOnly: Bool, markNew: Bool = false,
         filters: [(any ItemFilter)?] = [],
-        offer: (@Sendable (_ index: Int, _ items: [Item]) -> Void)? = nil,
-        write: @escaping @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
+        offer: SinkOffer? = nil, output: any RunOutput
     ) {
         self.filters = filters.isEmpty ? Array(repeating: nil, count: sources.count) : filters
         self.offer = offer
@@ -98,14 +101,21 @@ final class StreamingRun: ItemStream {
         self.newOnly = newOnly
         self.markNew = markNew && !newOnly
         self.sources = Mutex(Array(repeating: Source(), count: sources.count))
-        self.output = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
+        self.output = output
+        self.handoff = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
         drained.enter()
-        output.drain(name: "aggregate.output", { [self] index, event, more in
+        handoff.drain(name: "aggregate.output", { [self] index, event, more in
             switch event {
-            case .items(let items): write(index, items, more)
-            case .held(let report, let pastCap): finishHeld(report, pastCap: pastCap, index: index, write: write)
+            case .items(let items): write(items, index: index, more: more)
+            case .finished(let report, let pastCap): complete(report, pastCap: pastCap, index: index)
             }
         }, done: { [drained] in drained.leave() })
+    }
+
+    /// On the output thread: a batch to the output, counted.
+    private func write(_ items: [Item], index: Int, more: Bool) {
+        sources.withLock { $0[index].written += items.count }
+        output.write(items, of: descriptors[index], more: more)
     }
 
     /// The history thread, started by the first chunk (most runs never fill one).
@@ -185,16 +195,16 @@ final class StreamingRun: ItemStream {
         guard streams(index, source, holding: emitted, pastCap: false) else { return }
         let items = filtered(emitted, index: index)
         guard !items.isEmpty else { return }
-        offer?(index, items)
+        offer?.take(index, items)
         if markNew {
             learnNew(items, index: index)
-            output.push(.items(items), from: index)
+            handoff.push(.items(items), from: index)
         } else if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
-            if !shown.isEmpty { output.push(.items(shown), from: index) }
+            if !shown.isEmpty { handoff.push(.items(shown), from: index) }
         } else {
-            output.push(.items(items), from: index)
+            handoff.push(.items(items), from: index)
             let chunk: [String]? = sources.withLock { sources in
                 sources[index].unrecorded.append(contentsOf: items.lazy.map(\.id))
                 guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
@@ -211,7 +221,7 @@ final class StreamingRun: ItemStream {
         guard streams(index, source, holding: emitted, pastCap: true) else { return }
         let items = filtered(emitted, index: index)
         guard !items.isEmpty else { return }
-        offer?(index, items)
+        offer?.take(index, items)
         recordPastCap(items, index: index)
     }
 
@@ -254,59 +264,58 @@ final class StreamingRun: ItemStream {
                 if let note = recorded.note { sources[index].notes.append("\(source.id): \(note)") }
             }
             sources[index].batches += 1
-            sources[index].shown += recorded.items.count
         }
         return recorded.items
     }
 
     func source(at index: Int, didFinish report: SourceReport) {
-        let source = sources.withLock { $0[index] }
-        var finished = report
-        var notes: [String] = []
-        if filters[index] != nil {
-            finished.filteredItemCount = source.filtered.dropped
-            if source.streams == true, !newOnly { finished.streamedItemCount -= source.filtered.dropped }
-            if let warning = source.filtered.warning { finished.warnings.append(warning) }
+        let source = sources.withLock { sources in
+            defer { (sources[index].held, sources[index].heldPastCap, sources[index].unrecorded) = ([], [], []) }
+            return sources[index]
         }
         if source.streams == true {
-            finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
-            finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
             gatherHistory(source.unrecorded, index: index)
-            if newOnly {
-                if source.isFirstRun, report.streamedItemCount > 0 {
-                    notes.append("\(report.id): first run with --new: all \(report.streamedItemCount) items are new")
-                }
-                finished.streamedItemCount = source.shown  // what --new let through
-            }
+            handoff.push(.finished(report, pastCap: []), from: index, waiting: false)
         } else {
             // Held, or nothing delivered: the store decides as for a whole run (on the output thread), then the
             // items go out whole.
-            finished.items = source.held
-            finished.streamedItemCount = 0
-            sources.withLock { sources in
-                sources[index].held = []
-                sources[index].heldPastCap = []
-                sources[index].unrecorded = []
-            }
-            output.push(.held(finished, pastCap: source.heldPastCap), from: index, waiting: false)
-            output.finish(index)
-            return
+            var held = report
+            (held.items, held.streamedItemCount) = (source.held, 0)
+            handoff.push(.finished(held, pastCap: source.heldPastCap), from: index, waiting: false)
         }
-        sources.withLock { sources in
-            sources[index].held = []
-            sources[index].unrecorded = []
-            sources[index].report = finished
-            sources[index].notes.append(contentsOf: notes)
-        }
-        output.finish(index)
+        handoff.finish(index)
     }
 
-    /// On the output thread: a held source's store part, then its items.
-    private func finishHeld(
-        _ report: SourceReport, pastCap: [Item], index: Int,
-        write: @Sendable (_ index: Int, _ items: [Item], _ more: Bool) -> Void
-    ) {
+    /// On the output thread, once the source's last batch was written: its report completed and handed to the
+    /// output. A held source has the store's part first, then its items go out.
+    private func complete(_ report: SourceReport, pastCap: [Item], index: Int) {
         var notes: [String] = []
+        let streamed = sources.withLock { $0[index].streams == true }
+        var finished = streamed ? report : finishHeld(report, pastCap: pastCap, index: index, notes: &notes)
+        let source = sources.withLock { $0[index] }
+        if streamed {
+            finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
+            finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
+            if newOnly, source.isFirstRun, source.written > 0 {
+                notes.append("\(report.id): first run with --new: all \(source.written) items are new")
+            }
+        }
+        if filters[index] != nil {
+            finished.filteredItemCount = source.filtered.dropped
+            if let warning = source.filtered.warning { finished.warnings.append(warning) }
+        }
+        (finished.items, finished.streamedItemCount) = ([], source.written)
+        let kept = output.finish(finished)
+        sources.withLock { sources in
+            sources[index].report = kept
+            sources[index].notes.append(contentsOf: notes)
+        }
+    }
+
+    /// On the output thread: a held source's store part, then its items; returns its report.
+    private func finishHeld(
+        _ report: SourceReport, pastCap: [Item], index: Int, notes: inout [String]
+    ) -> SourceReport {
         var served = storage.applyCache(to: report, query: query, notes: &notes)
         // Only this run's own items have entries past the cap: a last good copy served instead has none.
         var ownPastCap = served.status == report.status && served.cache != .stale ? pastCap : []
@@ -314,12 +323,9 @@ final class StreamingRun: ItemStream {
             // A held source is filtered once, here (past-cap entries too: a dropped item is never announced).
             served.items = filtered(served.items, index: index)
             ownPastCap = filtered(ownPastCap, index: index)
-            let tally = sources.withLock { $0[index].filtered }
-            served.filteredItemCount = tally.dropped
-            if let warning = tally.warning { served.warnings.append(warning) }
         }
-        if !served.items.isEmpty { offer?(index, served.items) }
-        if !ownPastCap.isEmpty { offer?(index, ownPastCap) }
+        if !served.items.isEmpty { offer?.take(index, served.items) }
+        if !ownPastCap.isEmpty { offer?.take(index, ownPastCap) }
         var finished = served
         if markNew {
             learnNew(served.items, index: index)
@@ -327,12 +333,8 @@ final class StreamingRun: ItemStream {
             finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
         }
         recordPastCap(ownPastCap, index: index)  // after the printed items, which tell whether it is a first run
-        if !finished.items.isEmpty { write(index, finished.items, false) }
-        (finished.items, finished.streamedItemCount) = ([], finished.items.count)
-        sources.withLock { sources in
-            sources[index].report = finished
-            sources[index].notes.append(contentsOf: notes)
-        }
+        if !finished.items.isEmpty { write(finished.items, index: index, more: false) }
+        return finished
     }
 
     /// The run as printed, once every item was written and the history recorded: every source after the

@@ -51,7 +51,7 @@ public final class AggregateServer: Sendable {
                 container: container, options: FleetFollower.Options(selection: selection), observer: state)
         } else {
             self.watcher = try Watcher(
-                container: container, options: Watcher.Options(selection: selection, items: .all, output: .collect),
+                container: container, options: Watcher.Options(selection: selection, items: .all),
                 observer: state)
         }
         state.reloaded(sources: watcher.sourceIDs)

@@ -37,8 +37,8 @@ struct ItemFilterTests {
             try AppDIContainer.load(manifestAt: manifestURL, environment: ["AGGREGATE_HOME": root.appendingPathComponent("home").path])
         }
 
-        func run(_ request: RunRequest = RunRequest(), output: RunOutput = .collect) async throws -> SourceReport {
-            try #require(try await container().run(request, output: output).report.sources.first)
+        func run(_ request: RunRequest = RunRequest(), output: any RunOutput = CollectedOutput()) async throws -> SourceReport {
+            try #require(try await container().engine.run(request, output: output).report.sources.first)
         }
     }
 
@@ -67,7 +67,7 @@ struct ItemFilterTests {
     func streamedCounts() async throws {
         let project = try Project(filter: #"{"exclude": {"title": "(?i)sponsored"}}"#)
         let written = Written()
-        let source = try await project.run(output: .stream { _, items, _ in written.add(items.map(\.id)) })
+        let source = try await project.run(output: StreamedOutput { _, items, _ in written.add(items.map(\.id)) })
         #expect(written.ids == ["a", "c"])
         #expect(source.itemCount == 2)
         #expect(source.filteredItemCount == 2)
@@ -118,8 +118,8 @@ struct ItemFilterTests {
         let url = root.appendingPathComponent("manifest.json")
         try Data(#"{"version": 1, "sources": [{"id": "space", "provider": "feed", "options": {"urls": ["\#(server.baseURL)/rss.xml"]}, "filter": {"include": {"title": "(?i)star|engine"}}}]}"#.utf8).write(to: url)
         let container = try AppDIContainer.load(manifestAt: url, environment: ["AGGREGATE_HOME": root.appendingPathComponent("home").path])
-        let fresh = try #require(try await container.run(RunRequest()).report.sources.first)
-        let cached = try #require(try await container.run(RunRequest()).report.sources.first)
+        let fresh = try #require(try await container.engine.run(RunRequest()).report.sources.first)
+        let cached = try #require(try await container.engine.run(RunRequest()).report.sources.first)
         await server.stop()
 
         #expect(fresh.cache == .miss && cached.cache == .hit)

@@ -48,7 +48,7 @@ final class RecentQueriesTests: Sendable {
         let loaded = try container(manifest, environment: ["AGGREGATE_HOME": home.path], registry: registry)
         #expect(loaded.storeDisplayName == home.appendingPathComponent("aggregate.sqlite").path)
         for (source, query) in [("movies", "Inception"), ("films", "Heat"), ("movies", "Alien")] {
-            let outcome = try await loaded.run(RunRequest(selection: [source], query: query))
+            let outcome = try await loaded.engine.run(RunRequest(selection: [source], query: query))
             #expect(outcome.report.sources.allSatisfy { $0.status == .ok })
         }
 

@@ -32,7 +32,7 @@ struct RequestLimitTests {
         let url = directory.appendingPathComponent("manifest.json")
         try Data(json.utf8).write(to: url)
         let container = try AppDIContainer.load(manifestAt: url, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
-        let outcome = try await container.run(RunRequest())
+        let outcome = try await container.engine.run(RunRequest())
         return (container, outcome.report)
     }
 

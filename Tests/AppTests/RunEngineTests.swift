@@ -47,12 +47,12 @@ struct RunEngineTests {
         let request = RunRequest(newOnly: true)
         let oneProcess = try Project()
         let container = try oneProcess.container()
-        let firstInProcess = try await container.run(request)
-        let secondInProcess = try await container.run(request)
+        let firstInProcess = try await container.engine.run(request)
+        let secondInProcess = try await container.engine.run(request)
 
         let twoProcesses = try Project()
-        let first = try await twoProcesses.container().run(request)
-        let second = try await twoProcesses.container().run(request)
+        let first = try await twoProcesses.container().engine.run(request)
+        let second = try await twoProcesses.container().engine.run(request)
 
         #expect(seen(firstInProcess) == seen(first))
         #expect(seen(secondInProcess) == seen(second))
@@ -67,7 +67,7 @@ struct RunEngineTests {
         let project = try Project()
         let container = try project.container()
         let outcomes = try await withThrowingTaskGroup(of: RunOutcome.self) { group in
-            for _ in 0..<4 { group.addTask { try await container.run(RunRequest()) } }
+            for _ in 0..<4 { group.addTask { try await container.engine.run(RunRequest()) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         for outcome in outcomes {
@@ -80,7 +80,7 @@ struct RunEngineTests {
     func streamedOutput() async throws {
         let project = try Project()
         let written = WrittenIDs()
-        let outcome = try await project.container().run(RunRequest(), output: .stream { source, items, _ in
+        let outcome = try await project.container().engine.run(RunRequest(), output: StreamedOutput { source, items, _ in
             written.append(items.map { "\(source.id):\($0.id)" })
         })
         #expect(written.all == (1...300).map { "notes:a\($0)" } + ["notes:b1", "more:b1"])
@@ -91,7 +91,7 @@ struct RunEngineTests {
     @Test("a selection that does not fit the manifest throws before anything runs")
     func badSelection() async throws {
         let container = try Project().container()
-        await #expect(throws: SelectionError.self) { try await container.run(RunRequest(selection: ["nope"])) }
+        await #expect(throws: SelectionError.self) { try await container.engine.run(RunRequest(selection: ["nope"])) }
     }
 
     @Test("cancelling the run reports the sources still loading as timed out, and the run still completes")
@@ -99,7 +99,7 @@ struct RunEngineTests {
         let project = try Project()
         let token = CancellationToken()
         token.cancel()
-        let outcome = try await project.container().run(RunRequest(), cancellation: token)
+        let outcome = try await project.container().engine.run(RunRequest(), cancellation: token)
         #expect(outcome.report.sources.map(\.status) == [.timeout, .timeout, .skipped])
         #expect(outcome.report.sources[0].error?.message.contains("cancelled") == true)
     }

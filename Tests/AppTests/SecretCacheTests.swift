@@ -37,14 +37,14 @@ struct SecretCacheTests {
 
         let container = try AppDIContainer.load(manifestAt: manifest, registry: Self.registry, environment: environment)
         for _ in 0..<3 {
-            let outcome = try await container.run(RunRequest())
+            let outcome = try await container.engine.run(RunRequest())
             #expect(outcome.report.sources.first?.status == .ok)
             #expect(outcome.report.sources.first?.items.first?.fields["apiKey"] == .string("key-7f3a91"))
         }
         #expect(try asked() == 1, "three runs of one container, one question")
 
         let reloaded = try AppDIContainer.load(manifestAt: manifest, registry: Self.registry, environment: environment)
-        _ = try await reloaded.run(RunRequest())
+        _ = try await reloaded.engine.run(RunRequest())
         #expect(try asked() == 2, "a new container (SIGHUP's reload) asks again")
     }
 }

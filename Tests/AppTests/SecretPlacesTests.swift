@@ -29,7 +29,7 @@ struct SecretPlacesTests {
               "env": {"GREETING": {"fromFile": "greeting.secret"}, "PLAIN": "x"}}}]}
             """#)
         let container = try AppDIContainer.load(manifestAt: url, environment: ["AGGREGATE_HOME": url.deletingLastPathComponent().appendingPathComponent("home").path, "PATH": "/usr/bin:/bin"])
-        let source = try #require(try await container.run(RunRequest()).report.sources.first)
+        let source = try #require(try await container.engine.run(RunRequest()).report.sources.first)
         #expect(source.status == .ok, "\(source.error?.message ?? "")")
         #expect(source.items.map(\.title) == [String(Self.secret.count)], "the program saw the file's text (its length printed)")
     }

@@ -59,7 +59,7 @@ struct SelectedValidationTests {
     func selectionOnly() async throws {
         let counter = BuildCounter()
         let container = try load(counter, selection: ["good"])
-        let outcome = try await container.run(RunRequest(selection: ["good"]))
+        let outcome = try await container.engine.run(RunRequest(selection: ["good"]))
         #expect(outcome.report.sources.map(\.id) == ["good"])
         #expect(outcome.report.sources.map(\.status) == [.ok])
         #expect(counter.built("typo") == 0)
@@ -88,7 +88,7 @@ struct SelectedValidationTests {
         let container = try load(BuildCounter(), selection: ["good", "nope"])
         let unknown = SelectionError.unknownSources(["nope"], known: ["good", "typo", "unread"])
         #expect(throws: unknown) { try container.manifest.sources(selectedBy: ["good", "nope"]) }
-        await #expect(throws: unknown) { try await container.run(RunRequest(selection: ["good", "nope"])) }
+        await #expect(throws: unknown) { try await container.engine.run(RunRequest(selection: ["good", "nope"])) }
         #expect(throws: unknown) { try Watcher(container: container, options: Watcher.Options(selection: ["good", "nope"])) }
         #expect(throws: SelectionError.unknownSources(["nope"], known: ["good", "typo", "unread"])) {
             try SourceCheck(container: container, sourceID: "nope", logs: { [] }).run()
@@ -113,7 +113,7 @@ struct SelectedValidationTests {
             environment: ["CITY": "Lima", "PATH": "/usr/bin:/bin"])
         #expect(container.resolvedOptions.count == 1, "validation resolved the one source it checked")
         for _ in 0..<2 {
-            let outcome = try await container.run(RunRequest(selection: ["keyed"]))
+            let outcome = try await container.engine.run(RunRequest(selection: ["keyed"]))
             let item = try #require(outcome.report.sources.first?.items.first)
             #expect(item.fields["cities"] == .array(["Lima"]))
             #expect(item.fields["apiKey"] == .string("key-51c0"))

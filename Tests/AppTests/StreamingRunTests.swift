@@ -57,7 +57,7 @@ struct StreamingRunTests {
         }
         let stream = StreamingRun(
             sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly,
-            write: { index, items, _ in written.append(plan[index].descriptor.id, items) })
+            output: StreamedOutput { source, items, _ in written.append(source.id, items) })
         let loaded = await AggregateSourcesUseCase().execute(plan, stream: stream)
         let outcome = await withCheckedContinuation { continuation in  // waits for the output and history threads
             stream.outcome(loaded) { continuation.resume(returning: $0) }

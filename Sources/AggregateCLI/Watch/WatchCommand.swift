@@ -95,8 +95,7 @@ struct WatchCommand: ParsableCommand {
                 container: container,
                 options: Watcher.Options(
                     selection: selection.ids, items: front.wantsEveryItem ? .all : .new(fromStart: newOnly),
-                    output: front.output,
-                    shaping: ItemShaping(since: shaping.sinceDate(now: Date()), dedupe: shaping.dedupe)),
+                    output: front.outputs(ItemShaping(since: shaping.sinceDate(now: Date()), dedupe: shaping.dedupe))),
                 observer: SinkReportingObserver(front, sinks: sinks))
         } catch {
             throw ValidationError(error.description)

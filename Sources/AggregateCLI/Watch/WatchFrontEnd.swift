@@ -6,8 +6,9 @@ import Synchronization
 
 /// How `aggregate watch` shows what happens: a full-screen view, a stream of new items, or a report per line.
 protocol WatchFrontEnd: WatchObserver {
-    /// Where the watch's runs put their items.
-    var output: RunOutput { get }
+    /// Each run's output, shaped by the watch's `--since` and `--dedupe` (by default: the items collected into
+    /// the reports).
+    func outputs(_ shaping: ItemShaping) -> @Sendable () -> any RunOutput
     /// Whether every cycle should deliver each source's whole result (else only new items).
     var wantsEveryItem: Bool { get }
     /// Before the first cycle: `sources` are watched; `onQuit` stops the watch (the view's `q`).
@@ -20,6 +21,7 @@ protocol WatchFrontEnd: WatchObserver {
 
 extension WatchFrontEnd {
     func reloaded(sources: [String]) {}
+    func outputs(_ shaping: ItemShaping) -> @Sendable () -> any RunOutput { { CollectedOutput(shaping) } }
 }
 
 enum WatchFrontEnds {
@@ -70,7 +72,6 @@ final class NDJSONWatchFrontEnd: WatchFrontEnd {
     private let stdout = StandardOutput()
     private let writer: NDJSONStreamWriter
     private let status: WatchStatusLines
-    let output: RunOutput
     var wantsEveryItem: Bool { false }
 
     init(status: WatchStatusLines, jq: JQFilter?) {
@@ -84,7 +85,12 @@ final class NDJSONWatchFrontEnd: WatchFrontEnd {
             stdout.flush()
         }
         self.writer = writer
-        self.output = .stream { source, items, more in writer.write(items, source: source.id, more: more) }
+    }
+
+    /// One stream for every run: each item is printed once however many runs carry it.
+    func outputs(_ shaping: ItemShaping) -> @Sendable () -> any RunOutput {
+        let stream = StreamedOutput(shaping) { [writer] source, items, more in writer.write(items, source: source.id, more: more) }
+        return { stream }
     }
 
     func begin(watcher: Watcher, sources: [String], onQuit: @escaping @Sendable () -> Void) {}
@@ -104,7 +110,6 @@ final class JSONWatchFrontEnd: WatchFrontEnd {
     private let status: WatchStatusLines
     /// What was last printed of each source: its status, error and item ids.
     private let printed = Mutex<[String: String]>([:])
-    var output: RunOutput { .collect }
     var wantsEveryItem: Bool { true }
 
     init(status: WatchStatusLines) {

@@ -30,7 +30,6 @@ final class WatchScreenFrontEnd: WatchFrontEnd {
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "aggregate.watch.screen")
 
-    var output: RunOutput { .collect }
     var wantsEveryItem: Bool { true }
 
     init(color: Bool) {

@@ -250,7 +250,7 @@ public final class FleetWorker: Sendable {
         let container = state.withLock { $0.container }
         do throws(SelectionError) {
             // Collected, not streamed: the items go into the report the fleet's servers show.
-            try container.run(request, cancellation: cancellation, output: .collect, completion: handOver)
+            try container.engine.run(request, cancellation: cancellation, output: CollectedOutput(), completion: handOver)
         } catch {
             // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
             tell { $0.fleet(problem: "a batch could not run: \(error.description)") }

@@ -23,7 +23,7 @@ extension WatchObserver {
 }
 
 /// `aggregate watch`: keeps running the manifest's sources, each on its own schedule (`WatchSchedule`),
-/// through the one run engine (`AppDIContainer.run`), until stopped.
+/// through the one run engine (`RunEngine`), until stopped.
 ///
 /// Every wake-up runs the sources that are due as one run. Each source's first cycle shows everything it has
 /// (or, with `newOnlyFromStart`, only what it never delivered before); later cycles only new items, by the
@@ -43,20 +43,18 @@ public final class Watcher: Sendable {
         /// `--sources`; nil watches every enabled source.
         public var selection: [String]?
         public var items: Items
-        /// Where each run's items go (`.stream` for NDJSON, `.collect` when the front end wants reports).
-        public var output: RunOutput
-        /// `--since` and `--dedupe` (a date sort applies within each run's report). A stream's dedupe spans the
-        /// whole watch: a story a second feed carries a cycle later is not printed again.
-        public var shaping: ItemShaping
+        /// Each run's output: a new `CollectedOutput` when the front end wants reports, or the same
+        /// `StreamedOutput` for every run (NDJSON), whose `--dedupe` then spans the whole watch (a story a second
+        /// feed carries a cycle later is not printed again).
+        public var output: @Sendable () -> any RunOutput
 
         public init(
-            selection: [String]? = nil, items: Items = .new(fromStart: false), output: RunOutput = .collect,
-            shaping: ItemShaping = ItemShaping()
+            selection: [String]? = nil, items: Items = .new(fromStart: false),
+            output: @escaping @Sendable () -> any RunOutput = { CollectedOutput() }
         ) {
             self.selection = selection
             self.items = items
             self.output = output
-            self.shaping = shaping
         }
     }
 
@@ -85,10 +83,6 @@ public final class Watcher: Sendable {
         container: AppDIContainer, options: Options, observer: (any WatchObserver)? = nil,
         clock: any WatchClock = SystemWatchClock()
     ) throws(SelectionError) {
-        var options = options
-        if case .stream(let write, .none) = options.output, !options.shaping.isIdentity {
-            options.output = .stream(write, filter: StreamingItemFilter(options.shaping))  // one memory for every run
-        }
         self.options = options
         self.observer = observer
         self.clock = clock
@@ -196,10 +190,10 @@ public final class Watcher: Sendable {
 
     private func run(_ ids: [String], in container: AppDIContainer, newOnly: Bool) {
         observer?.watchDidStart(ids)
-        var request = RunRequest(selection: ids, newOnly: newOnly, shaping: options.shaping)
+        var request = RunRequest(selection: ids, newOnly: newOnly)
         request.markNew = options.items == .all
         do throws(SelectionError) {
-            try container.run(request, cancellation: cancellation, output: options.output) { [self] outcome in
+            try container.engine.run(request, cancellation: cancellation, output: options.output()) { [self] outcome in
                 finished(outcome)
             }
         } catch {
