@@ -5,7 +5,7 @@ import Foundation
 import Presentation
 import Synchronization
 
-/// `--since`, `--dedupe` and `--jq`, shared by `run` and `watch`; the run engine applies the first two
+/// `--since`, `--dedupe` and `--jq`, shared by `run` and `watch`; the run's output applies the first two
 /// (`ItemShaping`), the renderers the last.
 struct ShapingOptions: ParsableArguments {
     @Option(

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What a run's items are shaped by before any front end shows them (`--since`, `--sort`, `--dedupe`): the
-/// same for the one-shot command, `watch` and a server, applied by the run engine.
+/// same for the one-shot command, `watch` and a server, applied by the run's output (App's `CollectedOutput`,
+/// `StreamedOutput`).
 public struct ItemShaping: Sendable, Hashable {
     /// Only items dated after this (undated items are left out).
     public var since: Date?

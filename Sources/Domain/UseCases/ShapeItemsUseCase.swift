@@ -1,7 +1,7 @@
 import Foundation
 
 /// Applies `ItemShaping` to a finished run: `--since`, then `--dedupe` across every source, then `--sort date`
-/// as one merge of every source. The run engine calls it for every front end that collects the report.
+/// as one merge of every source. App's `CollectedOutput` calls it for every front end that collects the report.
 ///
 /// Dedupe keeps, of each group of items with the same key, the one with the most fields (ties: the first in
 /// manifest order, then its source's order), in its own source at its own place; the others are dropped
