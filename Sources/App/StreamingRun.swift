@@ -30,6 +30,7 @@ final class StreamingRun: ItemStream {
         /// Items written to the output (on the output thread).
         var written = 0
         var notes: [String] = []
+        /// Its report once it finished (a held one's after the store's part), then as the output kept it.
         var report: SourceReport?
         /// Ids streamed without `--new` and not yet handed to the history thread.
         var unrecorded: [String] = []
@@ -54,9 +55,9 @@ final class StreamingRun: ItemStream {
     private enum Event: Sendable {
         /// A batch to write.
         case items([Item])
-        /// The source finished. A held one's store part (disk reads and writes) happens on the output thread,
+        /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
         /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
-        case finished(SourceReport, pastCap: [Item])
+        case held(SourceReport, pastCap: [Item])
     }
 
     private let handoff: OrderedHandoff<Event>
@@ -107,9 +108,9 @@ final class StreamingRun: ItemStream {
         handoff.drain(name: "aggregate.output", { [self] index, event, more in
             switch event {
             case .items(let items): write(items, index: index, more: more)
-            case .finished(let report, let pastCap): complete(report, pastCap: pastCap, index: index)
+            case .held(let report, let pastCap): finishHeld(report, pastCap: pastCap, index: index)
             }
-        }, done: { [drained] in drained.leave() })
+        }, finished: { [self] index in complete(index) }, done: { [drained] in drained.leave() })
     }
 
     /// On the output thread: a batch to the output, counted.
@@ -270,52 +271,27 @@ final class StreamingRun: ItemStream {
 
     func source(at index: Int, didFinish report: SourceReport) {
         let source = sources.withLock { sources in
-            defer { (sources[index].held, sources[index].heldPastCap, sources[index].unrecorded) = ([], [], []) }
+            defer {
+                (sources[index].held, sources[index].heldPastCap, sources[index].unrecorded) = ([], [], [])
+                if sources[index].streams == true { sources[index].report = report }
+            }
             return sources[index]
         }
         if source.streams == true {
             gatherHistory(source.unrecorded, index: index)
-            handoff.push(.finished(report, pastCap: []), from: index, waiting: false)
         } else {
             // Held, or nothing delivered: the store decides as for a whole run (on the output thread), then the
             // items go out whole.
             var held = report
             (held.items, held.streamedItemCount) = (source.held, 0)
-            handoff.push(.finished(held, pastCap: source.heldPastCap), from: index, waiting: false)
+            handoff.push(.held(held, pastCap: source.heldPastCap), from: index, waiting: false)
         }
         handoff.finish(index)
     }
 
-    /// On the output thread, once the source's last batch was written: its report completed and handed to the
-    /// output. A held source has the store's part first, then its items go out.
-    private func complete(_ report: SourceReport, pastCap: [Item], index: Int) {
+    /// On the output thread: a held source's store part, then its items.
+    private func finishHeld(_ report: SourceReport, pastCap: [Item], index: Int) {
         var notes: [String] = []
-        let streamed = sources.withLock { $0[index].streams == true }
-        var finished = streamed ? report : finishHeld(report, pastCap: pastCap, index: index, notes: &notes)
-        let source = sources.withLock { $0[index] }
-        if streamed {
-            finished.cache = storage.cacheStatus(of: report.id)  // a later request may have used the cache
-            finished.refreshNotBefore = storage.serverFreshUntil(of: report.id)
-            if newOnly, source.isFirstRun, source.written > 0 {
-                notes.append("\(report.id): first run with --new: all \(source.written) items are new")
-            }
-        }
-        if filters[index] != nil {
-            finished.filteredItemCount = source.filtered.dropped
-            if let warning = source.filtered.warning { finished.warnings.append(warning) }
-        }
-        (finished.items, finished.streamedItemCount) = ([], source.written)
-        let kept = output.finish(finished)
-        sources.withLock { sources in
-            sources[index].report = kept
-            sources[index].notes.append(contentsOf: notes)
-        }
-    }
-
-    /// On the output thread: a held source's store part, then its items; returns its report.
-    private func finishHeld(
-        _ report: SourceReport, pastCap: [Item], index: Int, notes: inout [String]
-    ) -> SourceReport {
         var served = storage.applyCache(to: report, query: query, notes: &notes)
         // Only this run's own items have entries past the cap: a last good copy served instead has none.
         var ownPastCap = served.status == report.status && served.cache != .stale ? pastCap : []
@@ -334,7 +310,35 @@ final class StreamingRun: ItemStream {
         }
         recordPastCap(ownPastCap, index: index)  // after the printed items, which tell whether it is a first run
         if !finished.items.isEmpty { write(finished.items, index: index, more: false) }
-        return finished
+        sources.withLock { sources in
+            sources[index].report = finished
+            sources[index].notes.append(contentsOf: notes)
+        }
+    }
+
+    /// On the output thread, once the source's last batch was written: its report completed, once, and handed to
+    /// the output.
+    private func complete(_ index: Int) {
+        let source = sources.withLock { $0[index] }
+        guard var finished = source.report else { return }
+        var notes: [String] = []
+        if source.streams == true {
+            finished.cache = storage.cacheStatus(of: finished.id)  // a later request may have used the cache
+            finished.refreshNotBefore = storage.serverFreshUntil(of: finished.id)
+            if newOnly, source.isFirstRun, source.written > 0 {
+                notes.append("\(finished.id): first run with --new: all \(source.written) items are new")
+            }
+        }
+        if filters[index] != nil {
+            finished.filteredItemCount = source.filtered.dropped
+            if let warning = source.filtered.warning { finished.warnings.append(warning) }
+        }
+        (finished.items, finished.streamedItemCount) = ([], source.written)
+        let kept = output.finish(finished)
+        sources.withLock { sources in
+            sources[index].report = kept
+            sources[index].notes.append(contentsOf: notes)
+        }
     }
 
     /// The run as printed, once every item was written and the history recorded: every source after the

@@ -33,6 +33,7 @@ struct RunOutputTests {
             "run notes,more,off",
         ])
         #expect(outcome.report.sources.map(\.warnings) == [["kept"], ["kept"], ["kept"]], "what `finish` returned is kept")
+        #expect(output.lastMore == ["notes": false, "more": false], "a source's end is no batch: a writer flushes its last")
     }
 
     @Test("collecting keeps in each report exactly the items a stream writes, with the same counts")
@@ -101,10 +102,14 @@ struct RunOutputTests {
 /// Logs every call, from whatever thread, and marks what it returns.
 private final class RecordingOutput: RunOutput {
     private let log = Mutex<[String]>([])
+    private let more = Mutex<[String: Bool]>([:])
     var events: [String] { log.withLock { $0 } }
+    /// Per source, the `more` of its last batch.
+    var lastMore: [String: Bool] { more.withLock { $0 } }
 
     func write(_ items: [Item], of source: SourceDescriptor, more: Bool) {
         log.withLock { $0.append("write \(source.id) \(items.map(\.id).joined(separator: ","))") }
+        self.more.withLock { $0[source.id] = more }
     }
 
     func finish(_ source: SourceReport) -> SourceReport {

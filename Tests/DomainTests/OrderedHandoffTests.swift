@@ -43,6 +43,25 @@ struct OrderedHandoffTests {
         #expect(handoff.next() == nil, "every producer finished and everything was taken")
     }
 
+    @Test("drain tells each producer's end after its last batch, in order, one without batches too; `more` counts batches only")
+    func producerEnds() async {
+        let handoff = OrderedHandoff<String>(producers: 3, capacity: 8)
+        handoff.push("a1", from: 0)
+        handoff.push("a2", from: 0)
+        handoff.finish(0)
+        handoff.finish(1)
+        handoff.push("c1", from: 2)
+        handoff.finish(2)
+        let log = Mutex<[String]>([])
+        await withCheckedContinuation { continuation in
+            handoff.drain(
+                name: "test", { producer, batch, more in log.withLock { $0.append("\(producer):\(batch) more=\(more)") } },
+                finished: { producer in log.withLock { $0.append("end \(producer)") } }, done: { continuation.resume() })
+        }
+        // a2 is the last batch of its producer: a writer that gathers while `more` would otherwise hold it back.
+        #expect(log.withLock { $0 } == ["0:a1 more=true", "0:a2 more=false", "end 0", "end 1", "2:c1 more=false", "end 2"])
+    }
+
     @Test("producers finishing in reverse order still come out in order, each whole")
     func reverseFinish() {
         let forwarded = Forwarded()

@@ -64,13 +64,21 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
     /// The next batch in order, waiting for one; nil once every producer finished and everything was taken,
     /// or the hand-off was cancelled. `more`: another batch of the same producer is ready now.
     public func next() -> (producer: Int, batch: Batch, more: Bool)? {
+        while let taken = nextEvent() {
+            if case .batch(let producer, let batch, let more) = taken { return (producer, batch, more) }
+        }
+        return nil
+    }
+
+    /// The next batch, or the end of the producer all of whose batches were taken; nil at the end.
+    private func nextEvent() -> Taken? {
         condition.lock()
         defer { condition.unlock() }
         while true {
             switch take() {
-            case .batch(let producer, let batch, let more): return (producer, batch, more)
             case .end: return nil
             case .none: condition.wait()
+            case let taken: return taken
             }
         }
     }
@@ -79,17 +87,24 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
     public func nextIfReady() -> (producer: Int, batch: Batch, more: Bool)? {
         condition.lock()
         defer { condition.unlock() }
-        if case .batch(let producer, let batch, let more) = take() { return (producer, batch, more) }
-        return nil
+        while true {
+            switch take() {
+            case .batch(let producer, let batch, let more): return (producer, batch, more)
+            case .finished: continue
+            case .end, .none: return nil
+            }
+        }
     }
 
     private enum Taken {
         case batch(Int, Batch, more: Bool)
+        /// Every batch of this producer was taken, and it finished.
+        case finished(Int)
         case end
         case none
     }
 
-    /// Under the lock: the head's next batch, skipping finished producers.
+    /// Under the lock: the head's next batch, or the end of the head producer (the next one becomes the head).
     private func take() -> Taken {
         while true {
             if isCancelled || head == pending.count { return .end }
@@ -115,6 +130,7 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
             head += 1
             taken = 0
             condition.broadcast()  // the new head may be waiting to push
+            return .finished(head - 1)
         }
     }
 
@@ -127,13 +143,20 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
     }
 
     /// Takes every batch in order on a new thread named `name`, handing each to `consume` (with `more`, as
-    /// `next()` tells it), then calls `done` on that thread.
+    /// `next()` tells it) and each producer's end, after its last batch, to `finished`; then calls `done` on that
+    /// thread.
     public func drain(
         name: String, _ consume: @escaping @Sendable (_ producer: Int, _ batch: Batch, _ more: Bool) -> Void,
-        done: @escaping @Sendable () -> Void = {}
+        finished: @escaping @Sendable (_ producer: Int) -> Void = { _ in }, done: @escaping @Sendable () -> Void = {}
     ) {
         let thread = Thread { [self] in
-            while let (producer, batch, more) = next() { consume(producer, batch, more) }
+            while let taken = nextEvent() {
+                switch taken {
+                case .batch(let producer, let batch, let more): consume(producer, batch, more)
+                case .finished(let producer): finished(producer)
+                case .end, .none: break
+                }
+            }
             done()
         }
         thread.name = name
