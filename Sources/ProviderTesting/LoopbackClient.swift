@@ -71,7 +71,15 @@ public enum LoopbackClient {
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
 
         var iterator = parts.makeAsyncIterator()
-        guard case .head(let answer) = try await iterator.next() else { throw LoopbackClientError.closedEarly(request.url.absoluteString) }
+        let first: HTTPClientResponsePart?
+        do {
+            first = try await iterator.next()
+        } catch let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode) {
+            throw LoopbackClientError.closedBeforeAnswer(request.url.absoluteString)
+        } catch ChannelError.eof {
+            throw LoopbackClientError.closedBeforeAnswer(request.url.absoluteString)
+        }
+        guard case .head(let answer) = first else { throw LoopbackClientError.closedBeforeAnswer(request.url.absoluteString) }
         if !timingBody { timer.cancel() }
         var headers = HTTPClient.HTTPHeaders()
         for (name, value) in answer.headers { headers.add(name, value) }
@@ -151,16 +159,18 @@ public final class LoopbackStream {
     }
 }
 
-public enum LoopbackClientError: Error, CustomStringConvertible {
+public enum LoopbackClientError: Error, Equatable, CustomStringConvertible {
     case notLoopback(String)
     case noAnswer(String, Duration)
-    case closedEarly(String)
+    /// The server closed the connection before any byte of an answer: a server that read no request (one it closed
+    /// for idleness as the request arrived) answers nothing, so the request may be sent again.
+    case closedBeforeAnswer(String)
 
     public var description: String {
         switch self {
         case .notLoopback(let url): "LoopbackClient asks http:// servers on this machine only, not \(url)"
         case .noAnswer(let url, let timeout): "no answer from \(url) within \(timeout)"
-        case .closedEarly(let url): "\(url) closed the connection before answering"
+        case .closedBeforeAnswer(let url): "\(url) closed the connection before answering"
         }
     }
 }

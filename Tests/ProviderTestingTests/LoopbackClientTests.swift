@@ -99,6 +99,17 @@ struct LoopbackClientTests {
         await server.stop()
     }
 
+    @Test("a connection closed before any answer is its own error, which says the request may go again")
+    func closedBeforeAnswer() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/gone", FixtureResponse(fault: .closeWithoutResponse))
+        let url = server.baseURL.appending(path: "gone")
+        await #expect(throws: LoopbackClientError.closedBeforeAnswer(url.absoluteString)) {
+            try await LoopbackClient.send(HTTPRequest(url: url))
+        }
+        await server.stop()
+    }
+
     @Test("no head within the timeout is an error naming the URL")
     func timeout() async throws {
         let server = try await FixtureServer.start()
