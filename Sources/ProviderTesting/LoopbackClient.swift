@@ -79,7 +79,10 @@ public enum LoopbackClient {
         } catch ChannelError.eof {
             throw LoopbackClientError.closedBeforeAnswer(request.url.absoluteString)
         }
-        guard case .head(let answer) = first else { throw LoopbackClientError.closedBeforeAnswer(request.url.absoluteString) }
+        guard case .head(let answer) = first else {
+            try Task.checkCancellation()  // a cancelled wait ends the stream too (and closes the connection)
+            throw LoopbackClientError.closedBeforeAnswer(request.url.absoluteString)
+        }
         if !timingBody { timer.cancel() }
         var headers = HTTPClient.HTTPHeaders()
         for (name, value) in answer.headers { headers.add(name, value) }
