@@ -22,10 +22,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // The serve tests' client (ServerTests, and aggregateTests for the binary): it reads `serve`'s server-sent events
-        // as a stream, which `HTTPFetching` (whole bodies) does not do. No product target uses it; the transport is
-        // libcurl (CCurl, HTTPClientLive).
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -228,7 +224,7 @@ let package = Package(
             dependencies: ["provider-scaffold"]),
 
         // MARK: - Test support
-        // A loopback fixture server and helpers that test targets share; never linked into the tool.
+        // A loopback fixture server, a loopback client and helpers that test targets share; never linked into the tool.
         .target(name: "ProviderTesting", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive", "CProcessSpawn",
             .product(name: "Logging", package: "swift-log"),
@@ -310,17 +306,15 @@ let package = Package(
             .product(name: "CSV", package: "CSV.swift"),
         ]),
         .testTarget(name: "aggregateTests", dependencies: [
-            "aggregate", "ProviderTesting",
+            "aggregate", "ProviderTesting", "HTTPClient",
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "SinksTests", dependencies: [
             "Sinks", "Domain", "HTTPClient", "HTTPClientLive", "ProviderTesting", "Templating",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ServerTests", dependencies: [
-            "Server", "App", "Presentation", "Domain", "ProviderTesting",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "Server", "App", "Presentation", "Domain", "ProviderTesting", "HTTPClient",
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),

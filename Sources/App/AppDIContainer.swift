@@ -184,10 +184,10 @@ public struct AppDIContainer: Sendable {
                         try makeItemSource(source, options: options, query: accepts ? query : nil, services: providerServices)
                     }))
                 }
-                return PlannedSource(
-                    descriptor: descriptor,
-                    plan: .load(try makeItemSource(
-                        source, options: resolved.value, query: accepts ? query : nil, services: providerServices)))
+                // Built when the engine admits it (`Admission`), so a 10,000-source run holds a few hundred built
+                // sources, not all of them (BENCHMARKS.md, "Memory at 10,000 sources"); `validate` has built it once.
+                let build = try sourceBuilder(source, options: resolved.value, query: accepts ? query : nil, services: providerServices)
+                return PlannedSource(descriptor: descriptor, plan: .load(DeferredSource(build: build)))
             } catch {
                 return PlannedSource(descriptor: descriptor, plan: .fail(SourceError(.configuration, error.description)))
             }
@@ -227,16 +227,27 @@ public struct AppDIContainer: Sendable {
     private func makeItemSource(
         _ source: Manifest.Source, options: JSONValue, query: String?, services: ProviderServices? = nil
     ) throws(ManifestError) -> any ItemSource {
+        try sourceBuilder(source, options: options, query: query, services: services)()
+    }
+
+    /// What builds `source` with these `options`: its provider is found now (an unknown one throws here), the
+    /// provider's checks run when it is called.
+    private func sourceBuilder(
+        _ source: Manifest.Source, options: JSONValue, query: String?, services: ProviderServices? = nil
+    ) throws(ManifestError) -> @Sendable () throws(ManifestError) -> any ItemSource {
         let services = services ?? SourceServices().forProvider(live: liveHTTP)
         guard let provider = registry.provider(named: source.provider) else {
             throw ManifestError(path: "sources[\(source.index)].provider", "unknown provider '\(source.provider)'")
         }
-        var sourceLogger = logger
-        sourceLogger[metadataKey: "source"] = "\(source.id)"
-        return try provider.makeSource(SourceConfiguration(
-            id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: manifest.baseDirectory,
-            timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query, logger: sourceLogger,
-            services: services))
+        let (logger, baseDirectory) = (logger, manifest.baseDirectory)
+        return { () throws(ManifestError) -> any ItemSource in
+            var sourceLogger = logger
+            sourceLogger[metadataKey: "source"] = "\(source.id)"
+            return try provider.makeSource(SourceConfiguration(
+                id: source.id, options: options, optionsPath: source.optionsPath, baseDirectory: baseDirectory,
+                timeoutSeconds: source.timeoutSeconds, concurrency: source.concurrency, query: query,
+                logger: sourceLogger, services: services))
+        }
     }
 }
 

@@ -11,7 +11,7 @@ import Synchronization
 public final class RequestSlots: Sendable {
     /// Most requests in flight at once.
     public let limit: Int
-    /// The limit on answers held in memory, in flight or read by nobody yet (twice `limit`): an exchange takes one
+    /// The limit on answers held in memory, in flight or read by nobody yet (`answersLimit`): an exchange takes one
     /// of these before its first attempt and gives it back once its source has read the answer, so when parsing
     /// is slower than the network the answers waiting for a core stay bounded while the network keeps `limit`
     /// requests in flight. Nil on this inner limit itself.
@@ -50,8 +50,13 @@ public final class RequestSlots: Sendable {
     ///   `concurrency` needs none, and 10,000 sources each made one for nothing).
     public init(limit: Int, boundingAnswers: Bool = true) {
         self.limit = max(1, limit)
-        self.answers = boundingAnswers ? RequestSlots(limit: 2 * max(1, limit), boundingAnswers: false) : nil
+        self.answers = boundingAnswers ? RequestSlots(limit: Self.answersLimit(max(1, limit)), boundingAnswers: false) : nil
     }
+
+    /// The answers held for `limit` requests in flight: those, and a quarter more waiting for a core (two at least).
+    /// When two cores parse slower than the network fetches, a longer wait list only holds bodies: twice the limit
+    /// kept ~9 MiB more of them at 10,000 feeds for no time gained (BENCHMARKS.md, "Memory at 10,000 sources").
+    static func answersLimit(_ limit: Int) -> Int { limit + max(2, limit / 4) }
 
     /// Calls `start` with a slot once one is free: at once (on this thread) when one is, else on the limit's
     /// own queue when an earlier slot is released. The slot must be released (once; later calls do nothing).

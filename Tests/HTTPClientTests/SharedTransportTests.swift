@@ -65,16 +65,17 @@ struct SharedTransportTests {
         #expect(server.peakConcurrentRequests >= 1)
     }
 
-    @Test("answers their sources have not read yet are bounded (twice the requests in flight); the network is not held")
+    @Test("answers their sources have not read yet are bounded (the requests in flight and two more at 1); the network is not held")
     func unreadAnswersAreBounded() async throws {
         let server = try await server(delay: 0)
         let slots = RequestSlots(limit: 1)
         let answers = try #require(slots.answers)
+        #expect(answers.limit == 3)
         let factory = LiveHTTPClientFactory(network: NetworkEnvironment([:]), requestSlots: slots)
         let reading = Atomic(0)
         let gate = DispatchSemaphore(value: 0)
         let outcomes = Mutex<[Int]>([])
-        for index in 0..<4 {
+        for index in 0..<5 {
             let client = factory.makeClient(HTTPClientConfiguration(retry: RetryPolicy(maxRetries: 0), sourceID: "feed\(index)"))
             client.fetch(.get(server.baseURL, path: "/feed/\(index).xml"), cancellation: CancellationToken()) { result in
                 reading.add(1, ordering: .relaxed)
@@ -82,17 +83,17 @@ struct SharedTransportTests {
                 outcomes.withLock { $0.append(result.value?.status ?? 0) }
             }
         }
-        let twoReading = try await eventually { reading.load(ordering: .relaxed) == 2 }
+        let threeReading = try await eventually { reading.load(ordering: .relaxed) == 3 }
         let requestsFree = try await eventually { slots.usage.inUse == 0 }
         let (unread, requestsMeanwhile) = (answers.usage, server.requestCount)
-        for _ in 0..<4 { gate.signal() }
-        let allRead = try await eventually { outcomes.withLock { $0.count } == 4 }
+        for _ in 0..<5 { gate.signal() }
+        let allRead = try await eventually { outcomes.withLock { $0.count } == 5 }
         await server.stop()
 
-        #expect(twoReading && requestsFree, "the two answers were read while no request held the network")
-        #expect(unread.inUse == 2 && unread.waiting == 2, "\(unread): two unread answers, two exchanges waiting for room")
-        #expect(requestsMeanwhile == 2, "no request went out while the bound was full")
-        #expect(allRead && outcomes.withLock { $0 } == [200, 200, 200, 200])
+        #expect(threeReading && requestsFree, "the three answers were read while no request held the network")
+        #expect(unread.inUse == 3 && unread.waiting == 2, "\(unread): three unread answers, two exchanges waiting for room")
+        #expect(requestsMeanwhile == 3, "no request went out while the bound was full")
+        #expect(allRead && outcomes.withLock { $0 } == [200, 200, 200, 200, 200])
         #expect(try await eventually { answers.usage.inUse == 0 }, "every place back once its answer was read")
     }
 }

@@ -56,10 +56,10 @@ struct DashboardPageTests {
         #expect(page.header("Location") == "/login")
         #expect(try await harness.request("/login").text.contains(#"name="token""#))
         let form = [("Content-Type", "application/x-www-form-urlencoded")]
-        let wrong = try await harness.request("/login", method: .POST, headers: form, body: "token=nope")
+        let wrong = try await harness.request("/login", method: .post, headers: form, body: "token=nope")
         #expect(wrong.status == 401)
         #expect(wrong.header("Set-Cookie") == nil)
-        let right = try await harness.request("/login", method: .POST, headers: form, body: "token=\(token)")
+        let right = try await harness.request("/login", method: .post, headers: form, body: "token=\(token)")
         #expect(right.status == 303)
         let cookie = try #require(right.header("Set-Cookie"))
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
@@ -80,15 +80,15 @@ struct DashboardPageTests {
             {"version": 1, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/notes.ndjson"]}}]}
             """, files: ["data/notes.ndjson": ndjson([("n1", "One", nil)])], token: token)
         let form = [("Content-Type", "application/x-www-form-urlencoded")]
-        let session = try #require(try await harness.request("/login", method: .POST, headers: form, body: "token=\(token)")
+        let session = try #require(try await harness.request("/login", method: .post, headers: form, body: "token=\(token)")
             .header("Set-Cookie").map { String($0.split(separator: ";")[0]) })
         let dashboard = try await harness.request("/", headers: [("Cookie", session)])
         #expect(dashboard.text.contains(#"action="/logout""#), "a logged-in viewer gets the log-out button")
         for attempt in 1...5 {
-            let wrong = try await harness.request("/login", method: .POST, headers: form, body: "token=guess\(attempt)")
+            let wrong = try await harness.request("/login", method: .post, headers: form, body: "token=guess\(attempt)")
             #expect(wrong.status == 401, "attempt \(attempt)")
         }
-        let throttled = try await harness.request("/login", method: .POST, headers: form, body: "token=\(token)")
+        let throttled = try await harness.request("/login", method: .post, headers: form, body: "token=\(token)")
         #expect(throttled.status == 429)
         let retryAfter = try #require(throttled.header("Retry-After").flatMap { Int($0) })
         #expect((1...60).contains(retryAfter))
@@ -96,7 +96,7 @@ struct DashboardPageTests {
         #expect(!throttled.text.contains(token))
         #expect(try await harness.request("/", headers: [("Cookie", session)]).status == 200, "a session already had stays")
 
-        let logout = try await harness.request("/logout", method: .POST, headers: [("Cookie", session)])
+        let logout = try await harness.request("/logout", method: .post, headers: [("Cookie", session)])
         #expect(logout.status == 303)
         #expect(logout.header("Location") == "/login")
         let cleared = try #require(logout.header("Set-Cookie"))

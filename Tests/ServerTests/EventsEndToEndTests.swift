@@ -1,10 +1,10 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
+import HTTPClient
+import ProviderTesting
 @testable import Server
 import Testing
 
-/// An `/events` client: reads the stream as it comes and splits it into events.
+/// An `/events` client: reads the stream line by line as it comes and gathers the lines into events.
 final class EventStreamClient {
     struct Event: Equatable {
         var id: Int?
@@ -12,38 +12,31 @@ final class EventStreamClient {
         var data: String
     }
 
-    private var body: HTTPClientResponse.Body.AsyncIterator
-    private var pending = ""
-    let status: Int
+    private let stream: LoopbackStream
+    var status: Int { stream.status }
 
     init(_ harness: ServeHarness, lastEventID: Int? = nil, headers: [(String, String)] = []) async throws {
-        var request = HTTPClientRequest(url: harness.base + "/events")
-        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await ServeHarness.client.execute(request, timeout: .seconds(60))
-        status = Int(response.status.code)
-        body = response.body.makeAsyncIterator()
+        guard let url = URL(string: harness.base + "/events") else { throw URLError(.badURL) }
+        var request = HTTPRequest(url: url, headers: HTTPHeaders(headers))
+        if let lastEventID { request.headers.add("Last-Event-ID", String(lastEventID)) }
+        stream = try await LoopbackClient.open(request, timeout: .seconds(60))
     }
 
-    /// The next event (comments skipped), nil when the stream ended.
+    /// The next event (comments and events without an id skipped), nil when the stream ended.
     func next() async throws -> Event? {
-        while true {
-            if let end = pending.range(of: "\n\n") {
-                let block = pending[..<end.lowerBound]
-                pending.removeSubrange(..<end.upperBound)
-                var event = Event(id: nil, name: "message", data: "")
-                var isEvent = false
-                for line in block.split(separator: "\n") {
-                    if line.hasPrefix("id: ") { event.id = Int(line.dropFirst(4)); isEvent = true }
-                    if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)); isEvent = true }
-                    if line.hasPrefix("data: ") { event.data = String(line.dropFirst(6)); isEvent = true }
-                }
+        var event = Event(id: nil, name: "message", data: "")
+        var isEvent = false
+        while let line = try await stream.nextLine() {
+            if line.isEmpty {
                 if isEvent, event.id != nil { return event }
-                continue
+                event = Event(id: nil, name: "message", data: "")
+                isEvent = false
             }
-            guard let chunk = try await body.next() else { return nil }
-            pending += String(buffer: chunk)
+            if line.hasPrefix("id: ") { event.id = Int(line.dropFirst(4)); isEvent = true }
+            if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)); isEvent = true }
+            if line.hasPrefix("data: ") { event.data = String(line.dropFirst(6)); isEvent = true }
         }
+        return nil
     }
 
     /// Events until `count` of them matched `predicate` (all events read are returned).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import ProviderTesting
 @testable import Server
 import Testing
@@ -44,7 +45,7 @@ struct FeedsEndToEndTests {
 
         // Another cycle of the same data: the same ids, so a reader sees nothing twice. The cycle is counted
         // (`/metrics`), not seen in `updated`, which is to the second and would need a second to pass.
-        func newsCycles(_ reply: Reply) -> Double {
+        func newsCycles(_ reply: HTTPResponse) -> Double {
             Sample.parse(reply.text).value("aggregate_source_refreshes_total", ["source": "news", "outcome": "ok"]) ?? 0
         }
         let before = newsCycles(try await harness.request("/metrics"))

@@ -55,7 +55,7 @@ struct SecurityTests {
         try await harness.ready()
         #expect(try await harness.request("/api/report").status == 200)
         try harness.write("data/notes.ndjson", ndjson([("n2", "Two", nil)]))
-        let accepted = try await harness.request("/api/sources/notes/refresh", method: .POST)
+        let accepted = try await harness.request("/api/sources/notes/refresh", method: .post)
         #expect(accepted.status == 202)
         #expect(try accepted.json()["id"] as? String == "notes")
         let refreshed = try await harness.poll("/api/items") { (try? $0.itemKeys()) == ["notes/n2"] }
@@ -70,10 +70,10 @@ struct SecurityTests {
             #expect(try rebound.json()["error"] != nil)
         }
         let crossSite = try await harness.request(
-            "/api/sources/notes/refresh", method: .POST, headers: [("Origin", "http://evil.example")])
+            "/api/sources/notes/refresh", method: .post, headers: [("Origin", "http://evil.example")])
         #expect(crossSite.status == 403)
         let sameSite = try await harness.request(
-            "/api/sources/notes/refresh", method: .POST, headers: [("Origin", harness.base)])
+            "/api/sources/notes/refresh", method: .post, headers: [("Origin", harness.base)])
         #expect(sameSite.status == 202, "the dashboard's own button")
         try await harness.stop()
     }
@@ -92,9 +92,9 @@ struct SecurityTests {
         }
         let bearer = [("Authorization", "Bearer \(secret)")]
         #expect(try await harness.request("/api/report", headers: bearer).status == 200)
-        #expect(try await harness.request("/api/sources/notes/refresh", method: .POST).status == 401)
+        #expect(try await harness.request("/api/sources/notes/refresh", method: .post).status == 401)
         try harness.write("data/notes.ndjson", ndjson([("n2", "Two", nil)]))
-        let accepted = try await harness.request("/api/sources/notes/refresh", method: .POST, headers: bearer)
+        let accepted = try await harness.request("/api/sources/notes/refresh", method: .post, headers: bearer)
         #expect(accepted.status == 202)
         #expect(try accepted.json()["id"] as? String == "notes")
         var refreshed = false
@@ -103,9 +103,9 @@ struct SecurityTests {
             if !refreshed { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(refreshed, "the refresh ran the source again")
-        #expect(try await harness.request("/api/sources/nope/refresh", method: .POST, headers: bearer).status == 404)
+        #expect(try await harness.request("/api/sources/nope/refresh", method: .post, headers: bearer).status == 404)
         let crossSite = try await harness.request(
-            "/api/sources/notes/refresh", method: .POST, headers: bearer + [("Origin", "http://evil.example")])
+            "/api/sources/notes/refresh", method: .post, headers: bearer + [("Origin", "http://evil.example")])
         #expect(crossSite.status == 403)
         for reply in [try await harness.request("/api/report", headers: bearer), try await harness.request("/metrics", headers: bearer)] {
             #expect(!reply.text.contains(secret), "no secret in a response")

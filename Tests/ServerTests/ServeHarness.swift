@@ -1,24 +1,14 @@
 import App
-import AsyncHTTPClient
 import Foundation
+import HTTPClient
 import Logging
-import NIOCore
-import NIOHTTP1
 import ProviderTesting
 @testable import Server
 import Synchronization
 
 /// A server in this process on 127.0.0.1 (a port the system chose), over a manifest in a new temporary
-/// directory, and a real HTTP client (AsyncHTTPClient) to ask it.
+/// directory, and a real HTTP client (`LoopbackClient`: answers as sent) to ask it.
 final class ServeHarness: Sendable {
-    /// A client that shows responses as sent (the shared one inflates gzip and follows redirects itself); never
-    /// shut down.
-    static let client: HTTPClient = {
-        var configuration = HTTPClient.Configuration(decompression: .disabled)
-        configuration.redirectConfiguration = .disallow
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
-
     let server: AggregateServer
     let base: String
     /// The port the server listens on.
@@ -84,35 +74,23 @@ final class ServeHarness: Sendable {
     }
 
     func request(
-        _ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil
-    ) async throws -> Reply {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response: HTTPClientResponse
+        _ path: String, method: HTTPRequest.Method = .get, headers: [(String, String)] = [], body: String? = nil
+    ) async throws -> HTTPResponse {
+        guard let url = URL(string: base + path) else { throw URLError(.badURL) }
+        let request = HTTPRequest(method, url: url, headers: HTTPHeaders(headers), body: body.map { Data($0.utf8) })
         do {
-            response = try await ServeHarness.client.execute(request, timeout: .seconds(30))
-        } catch where method == .GET && Self.isClosedIdleConnection(error) {
-            // A pooled keep-alive connection the server closed for idleness just as this request went out on it
-            // (the tests that set a 1 s idle timeout, on a loaded machine): a browser sends such a GET again on a
-            // new connection, and so does this client, once.
-            response = try await ServeHarness.client.execute(request, timeout: .seconds(30))
+            return try await LoopbackClient.send(request)
+        } catch LoopbackClientError.closedBeforeAnswer where method == .get {
+            // The server closed the new connection for idleness before it read the request (the tests that set a 1 s
+            // idle timeout, on a loaded machine): a browser sends such a GET again on a new connection, and so does
+            // this harness, once.
+            return try await LoopbackClient.send(request)
         }
-        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
-    }
-
-    /// The errors of a request sent on a connection the server had already closed: reset, or closed before any
-    /// answer.
-    private static func isClosedIdleConnection(_ error: any Error) -> Bool {
-        if let error = error as? IOError { return error.errnoCode == ECONNRESET || error.errnoCode == EPIPE }
-        return (error as? HTTPClientError) == .remoteConnectionClosed
     }
 
     /// Polls `path` until `condition` holds (or 30 s passed); returns the last reply.
     @discardableResult
-    func poll(_ path: String, until condition: (Reply) -> Bool) async throws -> Reply {
+    func poll(_ path: String, until condition: (HTTPResponse) -> Bool) async throws -> HTTPResponse {
         var reply = try await request(path)
         for _ in 0..<600 where !condition(reply) {
             try await Task.sleep(for: .milliseconds(50))
@@ -127,15 +105,10 @@ final class ServeHarness: Sendable {
     }
 }
 
-struct Reply: Sendable {
-    var status: Int
-    var headers: HTTPHeaders
-    var body: [UInt8]
-
-    var text: String { String(decoding: body, as: UTF8.self) }
-
+/// What the serve tests read from an answer.
+extension HTTPResponse {
     func json() throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+        guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw CocoaError(.propertyListReadCorrupt)
         }
         return object
@@ -146,7 +119,7 @@ struct Reply: Sendable {
         (try json()["items"] as? [[String: Any]] ?? []).map { "\($0["source"] ?? "")/\($0["id"] ?? "")" }
     }
 
-    func header(_ name: String) -> String? { headers.first(name: name) }
+    func header(_ name: String) -> String? { headers[name] }
 }
 
 /// Records as NDJSON lines: `(id, title, date)`.

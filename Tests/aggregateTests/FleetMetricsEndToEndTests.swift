@@ -1,5 +1,5 @@
-import AsyncHTTPClient
 import Foundation
+import HTTPClient
 import ProviderTesting
 import Synchronization
 import Testing
@@ -45,10 +45,9 @@ struct FleetMetricsEndToEndTests {
         if let port {
             // Scraped until the worker finished all 25 (each source once: the next run is an interval away).
             for _ in 0..<600 where !scraped {
-                let response = try await ServeCommandTests.client.execute(
-                    HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(30))
-                #expect(response.status.code == 200)
-                body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+                let response = try await LoopbackClient.send(HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/metrics"))))
+                #expect(response.status == 200)
+                body = response.text
                 let ok = Self.value(body, #"aggregate_worker_sources_total{outcome="ok"}"#) ?? 0
                 let failed = Self.value(body, #"aggregate_worker_sources_total{outcome="error"}"#) ?? 0
                 scraped = ok + failed == 25

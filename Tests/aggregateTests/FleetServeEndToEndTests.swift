@@ -1,5 +1,5 @@
-import AsyncHTTPClient
 import Foundation
+import HTTPClient
 import ProviderTesting
 import Synchronization
 import Testing
@@ -20,18 +20,15 @@ struct FleetServeEndToEndTests {
         return try LiveProcess.start(Aggregate.binary, arguments + ["--manifest", fleet.sandbox.manifestPath], environment: environment)
     }
 
-    static func get(_ url: String) async throws -> (status: UInt, body: String) {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await ServeCommandTests.client.execute(request, timeout: .seconds(30))
-        return (response.status.code, String(buffer: try await response.body.collect(upTo: 16 << 20)))
+    static func get(_ url: String) async throws -> (status: Int, body: String) {
+        let response = try await LoopbackClient.send(
+            HTTPRequest(url: try #require(URL(string: url)), headers: ["Authorization": "Bearer \(token)"]))
+        return (response.status, response.text)
     }
 
-    static func refresh(_ base: String, _ id: String) async throws -> UInt {
-        var request = HTTPClientRequest(url: "\(base)/api/sources/\(id)/refresh")
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        return try await ServeCommandTests.client.execute(request, timeout: .seconds(30)).status.code
+    static func refresh(_ base: String, _ id: String) async throws -> Int {
+        let url = try #require(URL(string: "\(base)/api/sources/\(id)/refresh"))
+        return try await LoopbackClient.send(HTTPRequest(.post, url: url, headers: ["Authorization": "Bearer \(token)"])).status
     }
 
     /// When each source of `/api/sources` last finished (`updated`), by id.
@@ -63,7 +60,7 @@ struct FleetServeEndToEndTests {
         }
         var ready = true
         for base in bases {
-            var status: UInt = 0
+            var status = 0
             for _ in 0..<600 where status != 200 {
                 status = try await Self.get("\(base)/readyz").status
                 if status != 200 { try await Task.sleep(for: .milliseconds(50)) }

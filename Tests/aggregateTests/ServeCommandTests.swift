@@ -1,5 +1,5 @@
-import AsyncHTTPClient
 import Foundation
+import HTTPClient
 import ProviderTesting
 import Synchronization
 import Testing
@@ -7,8 +7,6 @@ import Testing
 /// `aggregate serve`, the built binary, as a service manager runs it.
 @Suite("aggregate serve, the binary")
 struct ServeCommandTests {
-    static let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
-
     static func sandbox() throws -> (directory: URL, environment: [String: String]) {
         let directory = ScratchDirectory.path("aggregate-serve-cli")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
@@ -45,30 +43,27 @@ struct ServeCommandTests {
         let process = try LiveProcess.start(Aggregate.binary, ["serve", "--listen", "127.0.0.1:0", "--verbose"], environment: environment)
         #expect(await process.waitFor { _, stderr in stderr.contains("serving http://") })
         let port = try #require(await Self.port(of: process))
-        let base = "http://127.0.0.1:\(port)"
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
 
-        var request = HTTPClientRequest(url: base + "/api/report")
-        #expect(try await Self.client.execute(request, timeout: .seconds(30)).status.code == 401)
-        request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+        var request = HTTPRequest(url: base.appending(path: "api/report"))
+        #expect(try await LoopbackClient.send(request).status == 401)
+        request.headers["Authorization"] = "Bearer \(secret)"
         var ready = false
         for _ in 0..<600 where !ready {
-            let response = try await Self.client.execute(HTTPClientRequest(url: base + "/readyz"), timeout: .seconds(30))
-            ready = response.status.code == 200
+            ready = try await LoopbackClient.send(HTTPRequest(url: base.appending(path: "readyz"))).status == 200
             if !ready { try await Task.sleep(for: .milliseconds(50)) }
         }
-        let report = try await Self.client.execute(request, timeout: .seconds(30))
-        #expect(report.status.code == 200)
-        let body = String(buffer: try await report.body.collect(upTo: 1 << 20))
-        #expect(body.contains(#""id":"n1""#))
+        let report = try await LoopbackClient.send(request)
+        #expect(report.status == 200)
+        #expect(report.text.contains(#""id":"n1""#))
 
-        var events = HTTPClientRequest(url: base + "/events")
-        events.headers.add(name: "Authorization", value: "Bearer \(secret)")
-        let stream = try await Self.client.execute(events, timeout: .seconds(60))
-        #expect(stream.status.code == 200)
+        let stream = try await LoopbackClient.open(
+            HTTPRequest(url: base.appending(path: "events"), headers: ["Authorization": "Bearer \(secret)"]), timeout: .seconds(60))
+        #expect(stream.status == 200)
         process.signal(SIGTERM)
         var streamEnded = false
         do {
-            for try await _ in stream.body {}
+            while try await stream.nextChunk() != nil {}
             streamEnded = true
         } catch {
             streamEnded = true  // closed under the client is an end too; what matters is that it ended
