@@ -49,7 +49,7 @@ struct DeferredBuildTests {
             environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path], selection: nil)
         counts.tally.withLock { $0 = AdmissionWitness.Tally() }  // validation built each once
 
-        let outcome = try await container.run(RunRequest())
+        let outcome = try await container.engine.run(RunRequest())
 
         #expect(outcome.report.sources.allSatisfy { $0.status == .ok })
         let seen = counts.tally.withLock { $0 }
