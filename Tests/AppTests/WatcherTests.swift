@@ -73,14 +73,19 @@ final class WatchLog: WatchObserver {
 
 @Suite("Watcher: the watch loop on an injected clock")
 struct WatcherTests {
-    @Test("sources run when the clock says they are due, again one interval later, with only new items after the first")
-    func runsOnTheClock() async throws {
+    /// A scratch directory with a manifest of one `files` source, `notes`, every 60 s, reading `file`.
+    static func notes() throws -> (directory: URL, manifest: URL, file: URL) {
         let directory = ScratchDirectory.path("aggregate-watcher")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         let manifest = directory.appendingPathComponent("manifest.json")
         try Data(#"{"version": 1, "defaults": {"refreshSeconds": 60}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#.utf8)
             .write(to: manifest)
-        let file = directory.appendingPathComponent("data/a.ndjson")
+        return (directory, manifest, directory.appendingPathComponent("data/a.ndjson"))
+    }
+
+    @Test("sources run when the clock says they are due, again one interval later, with only new items after the first")
+    func runsOnTheClock() async throws {
+        let (directory, manifest, file) = try Self.notes()
         try Data(#"{"id": "x", "title": "X"}"#.utf8).write(to: file)
         let container = try AppDIContainer.load(
             manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
@@ -110,12 +115,7 @@ struct WatcherTests {
     @Test("a watch of every item passes on the engine's news: none marked on a first sight, then exactly the new ones",
           arguments: [true, false])
     func newsOfEveryCycle(withStore: Bool) async throws {
-        let directory = ScratchDirectory.path("aggregate-watcher")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
-        let manifest = directory.appendingPathComponent("manifest.json")
-        try Data(#"{"version": 1, "defaults": {"refreshSeconds": 60}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#.utf8)
-            .write(to: manifest)
-        let file = directory.appendingPathComponent("data/a.ndjson")
+        let (directory, manifest, file) = try Self.notes()
         func write(_ ids: [String]) throws {
             try Data(ids.map { #"{"id": "\#($0)", "title": "\#($0)"}"# }.joined(separator: "\n").utf8).write(to: file)
         }
