@@ -70,7 +70,12 @@ public struct Manifest: Sendable, Hashable {
 
     public var version: Int
     public var defaults: Defaults
-    public var sources: [Source]
+    public var sources: [Source] {
+        didSet { positions = Self.positions(of: sources) }
+    }
+    /// Each source's position in `sources` by id (the first, should ids repeat): `source(id:)` is asked once per
+    /// source of a run, and a linear search made a 10,000-source run quadratic.
+    private var positions: [String: Int]
     /// Where new items are delivered (`Manifest+Sinks.swift`).
     public var sinks: [Sink] = []
     /// `"store": {"url": …}`: the shared store (a `postgres://` URL, `${VAR}`s allowed), before substitution. nil
@@ -79,8 +84,28 @@ public struct Manifest: Sendable, Hashable {
     /// The manifest file's directory: relative paths in options resolve against it.
     public var baseDirectory: URL
 
+    public init(
+        version: Int, defaults: Defaults, sources: [Source], sinks: [Sink] = [], storeURL: String? = nil,
+        baseDirectory: URL
+    ) {
+        self.version = version
+        self.defaults = defaults
+        self.sources = sources
+        self.positions = Self.positions(of: sources)
+        self.sinks = sinks
+        self.storeURL = storeURL
+        self.baseDirectory = baseDirectory
+    }
+
     public func source(id: String) -> Source? {
-        sources.first { $0.id == id }
+        positions[id].map { sources[$0] }
+    }
+
+    private static func positions(of sources: [Source]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(sources.count)
+        for (position, source) in sources.enumerated() where positions[source.id] == nil { positions[source.id] = position }
+        return positions
     }
 
     /// The sources `selection` (`--sources`) names, in manifest order, or every source for nil: the one check of a

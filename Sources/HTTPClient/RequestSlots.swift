@@ -42,16 +42,15 @@ public final class RequestSlots: Sendable {
     /// Where a freed slot's waiting attempt starts. Not the global queue: its threads are the ones parsing the
     /// responses, so a request start queued there waited behind the parsing of earlier responses and the
     /// requests in flight fell below the limit (58 of 64 for 1,000 feeds). A serial queue gets a thread when
-    /// the pool's are busy, and starting an attempt only hands its request to the transport.
-    private let starter = DispatchQueue(label: "aggregate.request-slots")
+    /// the pool's are busy, and starting an attempt only hands its request to the transport: one queue serves
+    /// every limit of the process.
+    private static let starter = DispatchQueue(label: "aggregate.request-slots")
 
-    public convenience init(limit: Int) {
-        self.init(limit: limit, withAnswers: true)
-    }
-
-    private init(limit: Int, withAnswers: Bool) {
+    /// - Parameter boundingAnswers: whether the limit keeps `answers` (the process-wide one does; a source's own
+    ///   `concurrency` needs none, and 10,000 sources each made one for nothing).
+    public init(limit: Int, boundingAnswers: Bool = true) {
         self.limit = max(1, limit)
-        self.answers = withAnswers ? RequestSlots(limit: 2 * max(1, limit), withAnswers: false) : nil
+        self.answers = boundingAnswers ? RequestSlots(limit: 2 * max(1, limit), boundingAnswers: false) : nil
     }
 
     /// Calls `start` with a slot once one is free: at once (on this thread) when one is, else on the limit's
@@ -84,7 +83,7 @@ public final class RequestSlots: Sendable {
         }
         guard let next else { return }
         let slot = RequestSlot(self)
-        starter.async { next(slot) }
+        Self.starter.async { next(slot) }
     }
 }
 

@@ -27,7 +27,7 @@ public final class CurlHTTPClient: HTTPFetching {
     public init(configuration: HTTPClientConfiguration, network: NetworkEnvironment = NetworkEnvironment([:])) {
         self.configuration = configuration
         self.network = network
-        self.sourceSlots = RequestSlots(limit: configuration.maxConnectionsPerHost)
+        self.sourceSlots = RequestSlots(limit: configuration.maxConnectionsPerHost, boundingAnswers: false)
     }
 
     public func fetch(

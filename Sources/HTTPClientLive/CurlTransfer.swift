@@ -208,6 +208,9 @@ final class RunningTransfer {
         return count
     }
 
+    /// The most a declared `Content-Length` reserves before the body arrives.
+    static let reservedBodyBytes = 1 << 20
+
     private func receivedHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard let bytes, count > 0 else { return count }
         let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
@@ -223,9 +226,15 @@ final class RunningTransfer {
         // A declared length past the cap is refused before any of the body is read (when it is not compressed:
         // the cap is on the decoded body).
         if name.caseInsensitiveCompare("Content-Length") == .orderedSame, headers["Content-Encoding"] == nil,
-           let length = Int(value), length > transfer.request.maxResponseBytes {
-            tooLarge = true
-            return 0
+           let length = Int(value), length >= 0 {
+            guard length <= transfer.request.maxResponseBytes else {
+                tooLarge = true
+                return 0
+            }
+            // The body's one allocation, its size: grown by doubling it held up to twice its bytes, and the copies
+            // it left behind fragmented the heap (10,000 feeds at 256 in flight: BENCHMARKS.md, "Memory at
+            // 10,000 sources"). Up to a MiB: a length is a server's word, and a larger body still grows as it comes.
+            body.reserveCapacity(min(length, Self.reservedBodyBytes))
         }
         return count
     }
