@@ -49,6 +49,8 @@ final class SinkReportingObserver: WatchObserver {
     }
 
     func watchDidStart(_ ids: [String]) { front.watchDidStart(ids) }
-    func watch(didFinish report: SourceReport, next: Date?) { front.watch(didFinish: report, next: next) }
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
+        front.watch(didFinish: report, next: next, news: news)
+    }
     func watch(didDeliver sinks: [SinkReport]) { self.sinks.report(sinks) }
 }

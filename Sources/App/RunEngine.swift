@@ -54,6 +54,9 @@ public struct RunOutcome: Sendable {
     /// With `RunRequest.markNew`: per source, the ids of its items that the item history never saw before; a
     /// source is missing when there was no history to ask (no store, or it failed).
     public var newItemIDs: [String: Set<String>] = [:]
+    /// With `RunRequest.markNew`: the sources whose item history was empty before this run (their first run
+    /// ever): all their items are in `newItemIDs`, with nothing before to be new against (`NewItems`).
+    public var firstRunIDs: Set<String> = []
 }
 
 // MARK: - The run engine
@@ -104,7 +107,7 @@ public struct RunEngine: Sendable {
             items.outcome(loaded) { finished in
                 let outcome = RunOutcome(
                     report: output.finish(run: finished.report), notes: finished.notes, warnings: warnings,
-                    newItemIDs: finished.newItemIDs)
+                    newItemIDs: finished.newItemIDs, firstRunIDs: finished.firstRunIDs)
                 // An interrupted run offers nothing: what its sources delivered is partial, and it must end now.
                 guard let offer, cancellation?.isCancelled != true else { return completion(outcome) }
                 offer.deliver(

@@ -29,6 +29,8 @@ final class RunStorage: Sendable {
         /// With `markNew`: per source, the ids its item history never saw before (a source without a history
         /// to ask is left out).
         var newItemIDs: [String: Set<String>] = [:]
+        /// With `markNew`: the sources whose item history was empty before this run.
+        var firstRunIDs: Set<String> = []
     }
 
     private let mode: CacheMode
@@ -192,13 +194,15 @@ final class RunStorage: Sendable {
     /// Records `items` in `sourceID`'s history, keeping them all, and tells which it never saw before: serve's
     /// item events (each item announced once, even when it leaves a source and comes back, and once across
     /// processes sharing the store).
-    /// - Returns: nil ids when there is no history to ask (no store, or it failed: then `note` says why).
-    func recordNew(_ items: [Item], sourceID: String) -> (ids: Set<String>?, note: String?) {
-        guard let history, let source = identity(of: sourceID) else { return (nil, nil) }
+    /// - Returns: nil ids when there is no history to ask (no store, or it failed: then `note` says why);
+    ///   whether the history had nothing of the source before.
+    func recordNew(_ items: [Item], sourceID: String) -> (ids: Set<String>?, isFirstRun: Bool, note: String?) {
+        guard let history, let source = identity(of: sourceID) else { return (nil, false, nil) }
         do {
-            return (try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now()).unseen, nil)
+            let seen = try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now())
+            return (seen.unseen, seen.isFirstRun, nil)
         } catch {
-            return (nil, "the item history could not be updated: \(error.message)")
+            return (nil, false, "the item history could not be updated: \(error.message)")
         }
     }
 

@@ -250,6 +250,7 @@ final class StreamingRun: ItemStream {
         let learnt = storage.recordNew(items, sourceID: id)
         sources.withLock { sources in
             if let ids = learnt.ids { sources[index].newIDs?.formUnion(ids) } else { sources[index].newIDs = nil }
+            if learnt.isFirstRun { sources[index].isFirstRun = true }  // told by its first batch
             if let note = learnt.note, !sources[index].notes.contains("\(id): \(note)") {
                 sources[index].notes.append("\(id): \(note)")
             }
@@ -352,10 +353,13 @@ final class StreamingRun: ItemStream {
                 var finished = report
                 finished.sources = report.sources.indices.map { sources[$0].report ?? report.sources[$0] }
                 var newItemIDs: [String: Set<String>] = [:]
+                var firstRunIDs: Set<String> = []
                 if markNew {
                     for (index, source) in sources.enumerated() { newItemIDs[descriptors[index].id] = source.newIDs }
+                    firstRunIDs = Set(sources.indices.filter { sources[$0].isFirstRun }.map { descriptors[$0].id })
                 }
-                return RunStorage.Outcome(report: finished, notes: sources.flatMap(\.notes), newItemIDs: newItemIDs)
+                return RunStorage.Outcome(
+                    report: finished, notes: sources.flatMap(\.notes), newItemIDs: newItemIDs, firstRunIDs: firstRunIDs)
             })
         }
     }

@@ -100,6 +100,7 @@ extension CurlHTTPClient: AttemptTransport {
             timeoutMilliseconds: Int((timeout * 1000).rounded(.up)) + 1000, maxResponseBytes: configuration.maxResponseBytes,
             userAgent: configuration.userAgent, proxy: proxy, trust: trust, skipsVerification: skipsVerification(url))
         let transfer = CurlTransfer(curlRequest) { [self] outcome in
+            attempt.ended()
             switch outcome {
             case .failure(let failure):
                 if failure.tooLarge { return completion(.tooLarge) }
@@ -143,10 +144,18 @@ final class CurrentTransfer: Sendable {
         }
     }
 
+    /// The current transfer ended (its outcome is being handled): nothing is left to stop. Lets go of it, as `stop`
+    /// does: its completion holds this attempt (to follow a redirect), and the two kept each other, with the
+    /// client and the exchange, for as long as the process lived.
+    func ended() {
+        state.withLock { $0.transfer = nil }
+    }
+
     /// Removes the current transfer from the multi handle, then calls `removed`.
     @Sendable func stop(then removed: @escaping @Sendable () -> Void) {
         let transfer = state.withLock { state -> CurlTransfer? in
             state.stopped = true
+            defer { state.transfer = nil }
             return state.transfer
         }
         guard let transfer else { return removed() }

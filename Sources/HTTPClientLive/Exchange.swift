@@ -49,7 +49,7 @@ extension AttemptTransport {
             exchange.finish(.failure(SourceError(.configuration, problem)))
             return
         }
-        cancellation.onCancel { exchange.cancel() }
+        exchange.forgetOnFinish(cancellation.onCancel { exchange.cancel() })
         exchange.startAttempt()
     }
 }
@@ -75,6 +75,11 @@ final class Exchange: Sendable {
         /// what the source made of the response (its items), which must not live that long (a run of 1,000 feeds
         /// kept every feed's items until its timeout: ~90 MiB).
         var completion: Completion?
+        /// The exchange's handler on the source's token, removed by `finish`: the token and the exchange hold each
+        /// other, and a source's token is never cancelled when it ends well, so every exchange (its client, request
+        /// and transport) lived as long as the process (10,000 feeds: all of them at the run's peak; a watch or
+        /// serve: every cycle's).
+        var cancelRegistration: Int?
     }
 
     private let request: HTTPRequest
@@ -152,7 +157,11 @@ final class Exchange: Sendable {
         // attempt: at the same instant the two raced, and the attempt's failure could reach the provider first
         // and turn a timed-out source into an ok one with a warning.
         let boundBySource = left < configuration.requestTimeout
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [self] in
+        // Weakly: the timer stays queued for the whole timeout after an answer that came at once, and holding the
+        // exchange kept its source's client, request and parser alive with it (10,000 feeds at a 10 s timeout: every
+        // source at once). A running transfer holds the exchange through its completion until it ends.
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [weak self] in
+            guard let self else { return }
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
             handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt,
                    transferEnded: false)
@@ -234,16 +243,31 @@ final class Exchange: Sendable {
         }
     }
 
+    /// Keeps `registration` (the exchange's handler on its token) for `finish` to remove; at once when it is over.
+    func forgetOnFinish(_ registration: Int) {
+        let over = state.withLock { state -> Bool in
+            if !state.finished { state.cancelRegistration = registration }
+            return state.finished
+        }
+        if over { cancellation.removeHandler(registration) }
+    }
+
     func finish(_ result: Result<HTTPResponse, SourceError>) {
         typealias Finished = (
-            retries: Int, stop: AttemptStop?, slots: [RequestSlot], completion: Completion?, answerSlot: RequestSlot?)
+            retries: Int, stop: AttemptStop?, slots: [RequestSlot], completion: Completion?, answerSlot: RequestSlot?,
+            registration: Int?)
         let finished = state.withLock { state -> Finished? in
             guard !state.finished else { return nil }
             state.finished = true
-            defer { (state.stopAttempt, state.slots, state.completion, state.answerSlot) = (nil, [], nil, nil) }
-            return (state.attempt, state.stopAttempt, state.slots, state.completion, state.answerSlot)
+            defer {
+                (state.stopAttempt, state.slots, state.completion, state.answerSlot) = (nil, [], nil, nil)
+                state.cancelRegistration = nil
+            }
+            return (state.attempt, state.stopAttempt, state.slots, state.completion, state.answerSlot,
+                    state.cancelRegistration)
         }
-        guard let (retries, stop, slots, completion, answerSlot) = finished else { return }
+        guard let (retries, stop, slots, completion, answerSlot, registration) = finished else { return }
+        if let registration { cancellation.removeHandler(registration) }
         Self.stop(stop, thenRelease: slots)
         let result = result.mapError { $0.withMessage(Redactor.scrub($0.message, secrets: request.secrets)) }
         log(result, retries: retries)

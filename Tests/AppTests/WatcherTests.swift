@@ -38,7 +38,7 @@ final class ManualClock: WatchClock {
 /// Collects what the watch tells, and lets a test wait for a number of finished cycles.
 final class WatchLog: WatchObserver {
     private struct State {
-        var finished: [(report: SourceReport, next: Date?)] = []
+        var finished: [(report: SourceReport, next: Date?, news: NewItems)] = []
         var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -46,9 +46,9 @@ final class WatchLog: WatchObserver {
 
     func watchDidStart(_ ids: [String]) {}
 
-    func watch(didFinish report: SourceReport, next: Date?) {
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.finished.append((report, next))
+            state.finished.append((report, next, news))
             let count = state.finished.count
             let ready = state.waiting.filter { $0.count <= count }.map(\.continuation)
             state.waiting.removeAll { $0.count <= count }
@@ -57,7 +57,7 @@ final class WatchLog: WatchObserver {
         ready.forEach { $0.resume() }
     }
 
-    var finished: [(report: SourceReport, next: Date?)] { state.withLock { $0.finished } }
+    var finished: [(report: SourceReport, next: Date?, news: NewItems)] { state.withLock { $0.finished } }
 
     func waitFor(cycles count: Int) async {
         await withCheckedContinuation { continuation in
@@ -73,14 +73,19 @@ final class WatchLog: WatchObserver {
 
 @Suite("Watcher: the watch loop on an injected clock")
 struct WatcherTests {
-    @Test("sources run when the clock says they are due, again one interval later, with only new items after the first")
-    func runsOnTheClock() async throws {
+    /// A scratch directory with a manifest of one `files` source, `notes`, every 60 s, reading `file`.
+    static func notes() throws -> (directory: URL, manifest: URL, file: URL) {
         let directory = ScratchDirectory.path("aggregate-watcher")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         let manifest = directory.appendingPathComponent("manifest.json")
         try Data(#"{"version": 1, "defaults": {"refreshSeconds": 60}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#.utf8)
             .write(to: manifest)
-        let file = directory.appendingPathComponent("data/a.ndjson")
+        return (directory, manifest, directory.appendingPathComponent("data/a.ndjson"))
+    }
+
+    @Test("sources run when the clock says they are due, again one interval later, with only new items after the first")
+    func runsOnTheClock() async throws {
+        let (directory, manifest, file) = try Self.notes()
         try Data(#"{"id": "x", "title": "X"}"#.utf8).write(to: file)
         let container = try AppDIContainer.load(
             manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
@@ -105,6 +110,47 @@ struct WatcherTests {
         await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }
         clock.advance(600)
         #expect(log.finished.count == 2, "a stopped watch runs nothing more")
+    }
+
+    @Test("a watch of every item passes on the engine's news: none marked on a first sight, then exactly the new ones",
+          arguments: [true, false])
+    func newsOfEveryCycle(withStore: Bool) async throws {
+        let (directory, manifest, file) = try Self.notes()
+        func write(_ ids: [String]) throws {
+            try Data(ids.map { #"{"id": "\#($0)", "title": "\#($0)"}"# }.joined(separator: "\n").utf8).write(to: file)
+        }
+        // Without a store: its place is taken by a file, so it cannot be opened and the runs go on without it.
+        let home = directory.appendingPathComponent("home")
+        if !withStore { try Data().write(to: home) }
+        let container = try AppDIContainer.load(manifestAt: manifest, environment: ["AGGREGATE_HOME": home.path])
+        #expect((container.store.open().store != nil) == withStore)
+
+        func watch(_ cycles: [[String]]) async throws -> [NewItems] {
+            let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+            let log = WatchLog()
+            let watcher = try Watcher(container: container, options: Watcher.Options(items: .all), observer: log, clock: clock)
+            try write(cycles[0])
+            watcher.start()
+            clock.advance(6)
+            await log.waitFor(cycles: 1)
+            for (index, ids) in cycles.enumerated().dropFirst() {
+                try write(ids)
+                clock.advance(60)
+                await log.waitFor(cycles: index + 1)
+            }
+            await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }
+            #expect(log.finished.map { $0.report.items.map(\.id) } == cycles, "every cycle delivers the whole result")
+            return log.finished.map(\.news)
+        }
+        let first = try await watch([["a", "b"], ["a", "b", "c"], ["a", "b", "c"], ["b", "c"], ["a", "b", "c", "d"]])
+        #expect(first.map(\.isFirstSight) == [true, false, false, false, false])
+        #expect(first[0].ids == ["a", "b"], "each item once for a stream of events, from the first cycle")
+        #expect(first.map(\.marked) == [[], ["c"], [], [], withStore ? ["d"] : ["a", "d"]],
+                "the history knows a came back; the memory of one process only its previous result")
+
+        // The same sources watched again: with a store, what came meanwhile is new at once.
+        let again = try await watch([["a", "b", "c", "d", "e"]])
+        #expect(again[0].marked == (withStore ? ["e"] : []))
     }
 
     @Test("a source the watch's own stop cuts short is not reported: stopping is no news of the source")

@@ -62,4 +62,19 @@ struct CancellationTests {
         #expect(try await eventually { server.openConnections <= 1 }, "\(server.openConnections) connections open")
         await server.stop()
     }
+
+    @Test("an answered exchange lets go of its client at once: neither its timer, its token nor its transfer holds it")
+    func answeredExchangeIsReleased() async throws {
+        let server = try await FixtureServer.start()
+        server.route("/fast", FixtureResponse(status: 200, headers: [("Content-Type", "application/json")], body: Data("{}".utf8)))
+        var client: CurlHTTPClient? = CurlHTTPClient(configuration: HTTPClientConfiguration(
+            requestTimeout: 600, retry: RetryPolicy(maxRetries: 0), sourceID: "fast"))
+        weak let released = client
+        let answer = await client?.fetch(.get(server.baseURL, path: "/fast"))
+        #expect(answer?.value?.status == 200)
+        client = nil
+        // Its timer would hold it for the 600 s timeout; the token (alive for its own deadline) and the transfer for ever.
+        #expect(try await eventually { released == nil }, "the client outlived its answered request")
+        await server.stop()
+    }
 }

@@ -40,6 +40,27 @@ struct FleetServeEndToEndTests {
         })
     }
 
+    /// The first `count` items a server announced on `/events` since it started, as "source/id".
+    static func announced(_ base: String, count: Int) async throws -> [String] {
+        var request = HTTPClientRequest(url: "\(base)/events")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Last-Event-ID", value: "0")
+        let response = try await ServeCommandTests.client.execute(request, timeout: .seconds(60))
+        var text = ""
+        var items: [String] = []
+        for try await chunk in response.body {
+            text += String(buffer: chunk)
+            items = text.components(separatedBy: "\n\n").filter { $0.contains("event: item\n") }.compactMap { block in
+                guard let data = block.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),
+                      let item = try? JSONSerialization.jsonObject(with: Data(data.dropFirst(6).utf8)) as? [String: Any]
+                else { return nil }
+                return "\(item["source"] ?? "?")/\(item["id"] ?? "?")"
+            }
+            if items.count >= count { break }
+        }
+        return items
+    }
+
     @Test("two serve --no-worker replicas beside two workers answer the same /api/report; a refresh asked of either runs the source once more in the fleet")
     func replicas() async throws {
         let server = try await FixtureServer.start()
@@ -70,6 +91,9 @@ struct FleetServeEndToEndTests {
         #expect(ready, "each replica read every source's report from the store")
         let first = try await Self.get("\(bases[0])/api/report")
         let second = try await Self.get("\(bases[1])/api/report")
+        // Each replica announces the items the workers' history found new (all, the sources' first run), once.
+        let announcedFirst = try await Self.announced(bases[0], count: count * 4)
+        let announcedSecond = try await Self.announced(bases[1], count: count * 4)
 
         let before = try await Self.finishedAt(bases[0])
         let asked = try await Self.refresh(bases[1], "s0003")
@@ -98,6 +122,8 @@ struct FleetServeEndToEndTests {
         #expect(sources.count == count, "every source in the report")
         #expect(sources.allSatisfy { $0["status"] as? String == "ok" && $0["itemCount"] as? Int == 4 })
         #expect((report?["items"] as? [Any])?.count == count * 4, "with the items the workers stored")
+        #expect(announcedFirst.count == count * 4 && Set(announcedFirst).count == count * 4, "\(announcedFirst)")
+        #expect(Set(announcedFirst) == Set(announcedSecond), "both replicas announce the same items")
         #expect(asked == 202)
         #expect(reran, "the refresh made the source due for the fleet, and a worker ran it")
         #expect(after["s0003"] != before["s0003"], "the other replica shows the new run")

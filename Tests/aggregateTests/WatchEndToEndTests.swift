@@ -118,14 +118,21 @@ struct WatchEndToEndTests {
         #expect(result.stderr.contains("sources[0].refreshSeconds"))
     }
 
-    @Test("on a terminal: the alternate screen, each source with its items, a new one marked after a refresh; q leaves it")
-    func screenInPseudoTerminal() async throws {
+    @Test("on a terminal: the alternate screen, each source with its items, a new one marked after a refresh and the first cycle's not; q leaves it",
+          arguments: [true, false])
+    func screenInPseudoTerminal(withStore: Bool) async throws {
         let sandbox = try Sandbox(
             manifest: #"{"version": 1, "defaults": {"refreshSeconds": 0.3}, "sources": [{"id": "notes", "provider": "files", "options": {"paths": ["data/a.ndjson"]}}]}"#,
             files: ["data/a.ndjson": #"{"id": "x", "title": "X item"}"# + "\n"])
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
-        environment["AGGREGATE_HOME"] = Aggregate.temporaryHome().path
+        let home = Aggregate.temporaryHome()
+        // Without a store: a file where its directory would be, so it cannot be opened and the watch goes on without.
+        if !withStore {
+            try FileManager.default.createDirectory(at: home.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: home)
+        }
+        environment["AGGREGATE_HOME"] = home.path
         // `script` gives the program a pseudo-terminal and copies what it draws to our stdout.
         let command = "stty cols 100 rows 20; exec '\(Aggregate.binary.path)' watch --stop-after 120 --manifest '\(sandbox.manifestPath)'"
         let screen = try LiveProcess.start(
@@ -137,6 +144,9 @@ struct WatchEndToEndTests {
         screen.send("q")
         let result = await screen.finish()
         #expect(result.status == 0)
+        #expect(!result.stdout.contains("+ X item"), "an item of the source's first sight is never marked new")
+        let database = home.appendingPathComponent("aggregate.sqlite").path
+        #expect(FileManager.default.fileExists(atPath: database) == withStore, "the store was (not) used, as meant")
         #expect(result.stdout.contains("\u{1B}[?1049h"), "entered the alternate screen")
         let left = try #require(result.stdout.range(of: "\u{1B}[?1049l", options: .backwards))
         #expect(result.stdout[left.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,

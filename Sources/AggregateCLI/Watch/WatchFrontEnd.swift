@@ -95,7 +95,7 @@ final class NDJSONWatchFrontEnd: WatchFrontEnd {
 
     func begin(watcher: Watcher, sources: [String], onQuit: @escaping @Sendable () -> Void) {}
     func watchDidStart(_ ids: [String]) {}
-    func watch(didFinish report: SourceReport, next: Date?) { status.report(report, next: next) }
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems) { status.report(report, next: next) }
 
     func end() {
         writer.flush()
@@ -119,7 +119,7 @@ final class JSONWatchFrontEnd: WatchFrontEnd {
     func begin(watcher: Watcher, sources: [String], onQuit: @escaping @Sendable () -> Void) {}
     func watchDidStart(_ ids: [String]) {}
 
-    func watch(didFinish report: SourceReport, next: Date?) {
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
         status.report(report, next: next)
         let signature = "\(report.status.rawValue)|\(report.error?.description ?? "")|"
             + report.items.map(\.id).joined(separator: "\u{1F}")

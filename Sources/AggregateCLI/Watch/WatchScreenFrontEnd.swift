@@ -65,8 +65,8 @@ final class WatchScreenFrontEnd: WatchFrontEnd {
         state.withLock { $0.model }?.sourcesDidStart(ids)
     }
 
-    func watch(didFinish report: SourceReport, next: Date?) {
-        state.withLock { $0.model }?.source(didFinish: report, next: next)
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
+        state.withLock { $0.model }?.source(didFinish: report, next: next, newItemIDs: news.marked)
     }
 
     func end() {

@@ -6,8 +6,9 @@ import Synchronization
 public protocol FleetFollowerObserver: Sendable {
     /// These sources are followed, in manifest order (at the start and after a reload).
     func fleetFollows(_ ids: [String])
-    /// A worker stored a newer report of a followed source.
-    func fleet(stored report: FleetReport)
+    /// A worker stored a newer report of a followed source; `news`: which of its items are new (the worker's
+    /// item history, `FleetReport.newItemIDs`, else this follower's memory: `ItemNewness`).
+    func fleet(stored report: FleetReport, news: NewItems)
     /// The store could not be read or written (the follower keeps trying).
     func fleet(problem: String)
 }
@@ -50,6 +51,7 @@ public final class FleetFollower: Sendable {
     private let options: Options
     private let observer: any FleetFollowerObserver
     private let state: Mutex<State>
+    private let newness = ItemNewness()
     private let wake = DispatchSemaphore(value: 0)
 
     /// - Throws: a selection that does not fit the manifest.
@@ -100,6 +102,7 @@ public final class FleetFollower: Sendable {
             state.shown = state.shown.filter { followed.contains($0.key) }
             state.readAll = true
         }
+        newness.keep(only: ids)
         observer.fleetFollows(ids)
         wake.signal()
     }
@@ -173,6 +176,9 @@ public final class FleetFollower: Sendable {
                 return true
             }
         }
-        for report in shown { observer.fleet(stored: report) }
+        // A stored report does not say whether it was its source's first run: the first one read here is.
+        for report in shown {
+            observer.fleet(stored: report, news: newness.news(of: report.report, history: report.newItemIDs, firstRun: true))
+        }
     }
 }

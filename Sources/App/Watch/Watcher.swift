@@ -6,20 +6,16 @@ import Synchronization
 public protocol WatchObserver: Sendable {
     /// `ids` start loading.
     func watchDidStart(_ ids: [String])
-    /// A source finished a cycle (after the store's part); `next` is when it runs again.
-    func watch(didFinish report: SourceReport, next: Date?)
-    /// The same, with the ids of the report's items that the store's item history never saw before (a watch
-    /// of `.all` items; nil when there is no history to ask). By default it is `watch(didFinish:next:)`.
-    func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?)
+    /// A source finished a cycle (after the store's part); `next` is when it runs again. `news`: which of its
+    /// items are new, the engine's answer (a watch of `.all` items; `.none` with `.new`, whose items are the new
+    /// ones).
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems)
     /// A run's sinks queued and sent what was new for them (only with sinks in the manifest).
     func watch(didDeliver sinks: [SinkReport])
 }
 
 extension WatchObserver {
     public func watch(didDeliver sinks: [SinkReport]) {}
-    public func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?) {
-        watch(didFinish: report, next: next)
-    }
 }
 
 /// `aggregate watch`: keeps running the manifest's sources, each on its own schedule (`WatchSchedule`),
@@ -28,7 +24,7 @@ extension WatchObserver {
 /// Every wake-up runs the sources that are due as one run. Each source's first cycle shows everything it has
 /// (or, with `newOnlyFromStart`, only what it never delivered before); later cycles only new items, by the
 /// store's history, so a stream of items says each one once. The response cache keeps working across cycles,
-/// so an unchanged feed costs a 304.
+/// so an unchanged feed costs a 304. A watch of `.all` items asks the engine which are new (`ItemNewness`).
 public final class Watcher: Sendable {
     public struct Options: Sendable {
         /// What each cycle delivers.
@@ -75,6 +71,7 @@ public final class Watcher: Sendable {
     private let observer: (any WatchObserver)?
     private let clock: any WatchClock
     private let state: Mutex<State>
+    private let newness = ItemNewness()
     /// Cancels the runs in flight when the watch stops.
     private let cancellation = CancellationToken()
 
@@ -128,6 +125,7 @@ public final class Watcher: Sendable {
             state.container = container
             state.schedule.replaceSources(with: sources, now: clock.now, random: &state.random)
         }
+        newness.keep(only: sources.map(\.id))
         wake()
     }
 
@@ -225,7 +223,9 @@ public final class Watcher: Sendable {
         }
         // A source the watch's own stop cut short (it reports `timeout`) is no news of the source.
         for (report, next) in zip(outcome.report.sources, nexts) where !(stopping && report.status == .timeout) {
-            observer?.watch(didFinish: report, next: next, newItemIDs: outcome.newItemIDs[report.id])
+            let news = options.items != .all ? NewItems.none : newness.news(
+                of: report, history: outcome.newItemIDs[report.id], firstRun: outcome.firstRunIDs.contains(report.id))
+            observer?.watch(didFinish: report, next: next, news: news)
         }
         if !outcome.sinks.isEmpty { observer?.watch(didDeliver: outcome.sinks) }
         for completion in stopped { completion() }

@@ -14,8 +14,8 @@ public struct WatchSourceState: Sendable, Hashable {
     /// When a cycle last ended `ok` (nil: never in this process).
     public var lastSuccessAt: Date?
     public var next: Date?
-    /// Ids of its latest items that were not in its first cycle (marked as new): a subset of the latest result,
-    /// so it never outgrows it however long the watch runs.
+    /// Ids of its latest items that are new in its latest cycle (marked as new), as the engine said
+    /// (`NewItems.marked`): a subset of the latest result, so it never outgrows it however long the watch runs.
     public var newItemIDs: Set<String> = []
 
     public init(id: String) {
@@ -24,17 +24,23 @@ public struct WatchSourceState: Sendable, Hashable {
 }
 
 /// The watch's observable state: fed by the watch (as a `WatchObserver` would be, from any thread), read by
-/// the full-screen view. Each source's items of its first cycle are the baseline; an item of a later result that is
-/// not in it is new, and marked as long as it is in the source's result.
+/// the full-screen view and serve. Which items are new it is told with each finished cycle (the engine's
+/// answer); it never works it out itself.
 ///
-/// Memory is bounded by the sources' results, whatever the watch's length: per source its latest report, its
-/// first cycle's ids and the new ids of its latest result; a source a reload removed is forgotten.
+/// Memory is bounded by the sources' results, whatever the watch's length: per source its latest report and
+/// the new ids of it; a source a reload removed is forgotten.
 public final class WatchViewModel: Sendable {
     private struct Store {
+        /// The sources in manifest order: the keys of `sources`, no more, no fewer.
         var order: [String] = []
         var sources: [String: WatchSourceState] = [:]
-        var baseline: [String: Set<String>] = [:]
         var version = 0
+
+        /// `id`'s state, added at the end of the order when it is not there yet.
+        mutating func update(_ id: String, _ change: (inout WatchSourceState) -> Void) {
+            if sources[id] == nil { order.append(id) }
+            change(&sources[id, default: WatchSourceState(id: id)])
+        }
     }
 
     private let store = Mutex(Store())
@@ -53,30 +59,30 @@ public final class WatchViewModel: Sendable {
         store.withLock { store in (store.order.compactMap { store.sources[$0] }, store.version) }
     }
 
+    /// One source's state by id (nil for a source not watched), without copying the others.
+    public func source(_ id: String) -> WatchSourceState? {
+        store.withLock { $0.sources[id] }
+    }
+
     public func sourcesDidStart(_ ids: [String]) {
         store.withLock { store in
-            for id in ids { store.sources[id, default: WatchSourceState(id: id)].isRunning = true }
+            for id in ids { store.update(id) { $0.isRunning = true } }
             store.version += 1
         }
     }
 
-    public func source(didFinish report: SourceReport, at date: Date = Date(), next: Date?) {
+    /// A source finished a cycle; `newItemIDs`: the items of `report` to mark as new (`NewItems.marked`).
+    public func source(didFinish report: SourceReport, at date: Date = Date(), next: Date?, newItemIDs: Set<String>) {
         store.withLock { store in
-            if !store.order.contains(report.id) { store.order.append(report.id) }
-            var state = store.sources[report.id] ?? WatchSourceState(id: report.id)
-            let ids = Set(report.items.map(\.id))
-            if let baseline = store.baseline[report.id] {
-                state.newItemIDs = ids.subtracting(baseline)
-            } else {
-                store.baseline[report.id] = ids
+            store.update(report.id) { state in
+                state.newItemIDs = newItemIDs
+                state.provider = report.descriptor.provider
+                state.report = report
+                state.isRunning = false
+                state.finishedAt = date
+                if report.status == .ok { state.lastSuccessAt = date }
+                state.next = next
             }
-            state.provider = report.descriptor.provider
-            state.report = report
-            state.isRunning = false
-            state.finishedAt = date
-            if report.status == .ok { state.lastSuccessAt = date }
-            state.next = next
-            store.sources[report.id] = state
             store.version += 1
         }
     }
@@ -87,7 +93,6 @@ public final class WatchViewModel: Sendable {
         store.withLock { store in
             let kept = Set(ids)
             store.sources = store.sources.filter { kept.contains($0.key) }
-            store.baseline = store.baseline.filter { kept.contains($0.key) }
             store.order = ids
             for id in ids where store.sources[id] == nil { store.sources[id] = WatchSourceState(id: id) }
             store.version += 1

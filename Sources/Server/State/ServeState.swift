@@ -6,7 +6,8 @@ import Presentation
 import Synchronization
 
 /// The latest state of every source, as the watch reports it: the watch's own view model (what the terminal
-/// view draws) plus what only the server needs: the event log, the metrics, and which items it has seen.
+/// view draws) plus what only the server needs: the event log and the metrics. Which items are new it is told
+/// (the engine's `NewItems`, from the watch or the fleet's workers).
 final class ServeState: WatchObserver {
     let view: WatchViewModel
     let events: EventLog
@@ -14,9 +15,6 @@ final class ServeState: WatchObserver {
     let logger: Logger
     /// Different for each process: a validator (ETag) from an earlier run of the server never matches.
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-    /// Item ids of each source's latest result: which items are new when the store's item history cannot say
-    /// (no store, or it failed); then an item that left a source's result and came back is announced again.
-    private let latest = Mutex<[String: Set<String>]>([:])
     /// What the dashboard shows beyond the view model: each source's last refreshes, the items new this hour.
     private let health = Mutex(Health())
 
@@ -62,44 +60,30 @@ final class ServeState: WatchObserver {
         return Snapshot(sources: sources, version: version)
     }
 
-    func source(_ id: String) -> WatchSourceState? { view.snapshot.sources.first { $0.id == id } }
+    func source(_ id: String) -> WatchSourceState? { view.source(id) }
 
     // MARK: - WatchObserver
 
     func watchDidStart(_ ids: [String]) {
         view.sourcesDidStart(ids)
-        let starting = Set(ids)
-        for state in view.snapshot.sources where starting.contains(state.id) {
-            events.publish("source", data: ServeJSON.source(state))
-        }
+        for state in ids.compactMap(view.source) { events.publish("source", data: ServeJSON.source(state)) }
     }
 
-    func watch(didFinish report: SourceReport, next: Date?) {
-        watch(didFinish: report, next: next, newItemIDs: nil)
-    }
-
-    /// An `item` event per item new to the store's item history: each item once, however often it leaves a
-    /// source and comes back, across restarts and across servers sharing a store.
-    func watch(didFinish report: SourceReport, next: Date?, newItemIDs: Set<String>?) {
-        finish(report, next: next, newItemIDs: newItemIDs, at: Date())
+    /// An `item` event per item new to the store's item history (`NewItems.ids`): each item once, however
+    /// often it leaves a source and comes back, across restarts and across servers sharing a store.
+    func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
+        finish(report, next: next, news: news, at: Date())
     }
 
     /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report).
-    private func finish(_ report: SourceReport, next: Date?, newItemIDs: Set<String>?, at now: Date) {
-        let new = latest.withLock { latest -> [Item] in
-            // A failed cycle delivers nothing new and forgets nothing (a stale copy has the items of before).
-            guard report.status == .ok || report.status == .stale || !report.items.isEmpty else { return [] }
-            let previous = latest[report.id] ?? []
-            latest[report.id] = Set(report.items.map(\.id))
-            if let newItemIDs { return report.items.filter { newItemIDs.contains($0.id) } }
-            return report.items.filter { !previous.contains($0.id) }
-        }
+    private func finish(_ report: SourceReport, next: Date?, news: NewItems, at now: Date) {
+        let new = news.ids.isEmpty ? [] : report.items.filter { news.ids.contains($0.id) }
         health.withLock { health in
             health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
             health.newItems.add(new.count, at: now)
         }
         // After the history: a page rendered for the version this bumps shows this refresh.
-        view.source(didFinish: report, at: now, next: next)
+        view.source(didFinish: report, at: now, next: next, newItemIDs: news.marked)
         metrics.record(report, newItems: new.count, at: now)
         if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
         for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
@@ -110,7 +94,6 @@ final class ServeState: WatchObserver {
         view.replaceSources(sources)
         let kept = Set(sources)
         health.withLock { health in health.histories = health.histories.filter { kept.contains($0.key) } }
-        latest.withLock { latest in latest = latest.filter { kept.contains($0.key) } }
     }
 }
 
@@ -124,8 +107,8 @@ extension ServeState: FleetFollowerObserver {
     }
 
     /// A worker's report, at the time the worker finished it: every server following the fleet shows the same.
-    func fleet(stored report: FleetReport) {
-        finish(report.report, next: report.next, newItemIDs: report.newItemIDs, at: report.finishedAt)
+    func fleet(stored report: FleetReport, news: NewItems) {
+        finish(report.report, next: report.next, news: news, at: report.finishedAt)
     }
 
     func fleet(problem: String) {
