@@ -42,21 +42,25 @@ struct FleetServeEndToEndTests {
 
     /// The first `count` items a server announced on `/events` since it started, as "source/id".
     static func announced(_ base: String, count: Int) async throws -> [String] {
-        var request = HTTPClientRequest(url: "\(base)/events")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        request.headers.add(name: "Last-Event-ID", value: "0")
-        let response = try await ServeCommandTests.client.execute(request, timeout: .seconds(60))
-        var text = ""
+        let url = try #require(URL(string: "\(base)/events"))
+        let stream = try await LoopbackClient.open(
+            HTTPRequest(url: url, headers: ["Authorization": "Bearer \(token)", "Last-Event-ID": "0"]), timeout: .seconds(60))
+        defer { stream.close() }
         var items: [String] = []
-        for try await chunk in response.body {
-            text += String(buffer: chunk)
-            items = text.components(separatedBy: "\n\n").filter { $0.contains("event: item\n") }.compactMap { block in
-                guard let data = block.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }),
-                      let item = try? JSONSerialization.jsonObject(with: Data(data.dropFirst(6).utf8)) as? [String: Any]
-                else { return nil }
-                return "\(item["source"] ?? "?")/\(item["id"] ?? "?")"
+        var event: (name: String?, data: String?) = (nil, nil)
+        // A blank line ends an event; only `item` events count.
+        while items.count < count, let line = try await stream.nextLine() {
+            if line.isEmpty {
+                if event.name == "item", let data = event.data,
+                   let item = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] {
+                    items.append("\(item["source"] ?? "?")/\(item["id"] ?? "?")")
+                }
+                event = (nil, nil)
+            } else if line.hasPrefix("event: ") {
+                event.name = String(line.dropFirst(7))
+            } else if line.hasPrefix("data: ") {
+                event.data = String(line.dropFirst(6))
             }
-            if items.count >= count { break }
         }
         return items
     }
