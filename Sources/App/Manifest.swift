@@ -113,8 +113,7 @@ public struct Manifest: Sendable, Hashable {
     /// - Throws: `.unknownSources` with the ids the manifest lacks and those it defines.
     public func sources(selectedBy selection: [String]?) throws(SelectionError) -> [Source] {
         guard let selection else { return sources }
-        let known = Set(sources.map(\.id))
-        let unknown = selection.filter { !known.contains($0) }
+        let unknown = selection.filter { positions[$0] == nil }
         if !unknown.isEmpty { throw .unknownSources(unknown, known: sources.map(\.id)) }
         let named = Set(selection)
         return sources.filter { named.contains($0.id) }
