@@ -71,10 +71,12 @@ struct StreamingOutputTests {
 
     @Test("a slow source's lines appear as they come, and when the reader goes away (| head) the run ends by SIGPIPE")
     func slowSourceAndClosedPipe() async throws {
-        // One item every 0.2 s for about 8 s: long enough that the first line must come out on its own.
-        let script = #"i=0; while [ $i -lt 40 ]; do echo "{\"type\":\"item\",\"id\":\"$i\",\"title\":\"t\"}"; i=$((i+1)); sleep 0.2; done"#
+        // One item every 0.2 s until nobody reads them: the run cannot end by itself before the test closes the
+        // pipe, however late the test gets to it (a bounded loop let a stalled test see the whole run exit 0); the
+        // long timeout is only reached if lines are held back.
+        let script = #"i=0; while echo "{\"type\":\"item\",\"id\":\"$i\",\"title\":\"t\"}"; do i=$((i+1)); sleep 0.2; done"#
         let manifest = """
-            {"version": 1, "defaults": {"timeoutSeconds": 60}, "sources": [
+            {"version": 1, "defaults": {"timeoutSeconds": 600}, "sources": [
               {"id": "ticker", "provider": "exec", "options": {"command": ["/bin/sh", "-c", \(JSONString(script))]}}
             ]}
             """
