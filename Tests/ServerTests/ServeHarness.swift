@@ -88,21 +88,35 @@ final class ServeHarness: Sendable {
         }
     }
 
-    /// Polls `path` until `condition` holds (or 30 s passed); returns the last reply.
+    /// Asks `path` again after each event the server publishes (every change of a source's state is one, and the
+    /// keep-alive wakes it every second) until `condition` holds; returns that reply. Five minutes without it
+    /// fail the test: a bound for a broken server, not a speed goal.
     @discardableResult
     func poll(_ path: String, until condition: (HTTPResponse) -> Bool) async throws -> HTTPResponse {
-        var reply = try await request(path)
-        for _ in 0..<600 where !condition(reply) {
-            try await Task.sleep(for: .milliseconds(50))
-            reply = try await request(path)
+        let events = server.state.events
+        guard let subscription = events.subscribe() else { throw HarnessError("no event subscription left for \(path)") }
+        defer { events.unsubscribe(subscription.id) }
+        let deadline = ContinuousClock.now + .seconds(300)
+        var wakeUps = subscription.wakeUps.makeAsyncIterator()
+        while true {
+            let reply = try await request(path)
+            if condition(reply) { return reply }
+            guard ContinuousClock.now < deadline else {
+                throw HarnessError("\(path) still \(reply.status) \(reply.text.prefix(300)) after 5 minutes")
+            }
+            guard await wakeUps.next() != nil else { throw HarnessError("the server ended while waiting on \(path)") }
         }
-        return reply
     }
 
     /// Waits until every source finished its first cycle.
     func ready() async throws {
         try await poll("/readyz") { $0.status == 200 }
     }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// What the serve tests read from an answer.

@@ -57,7 +57,8 @@ def main():
         form = driver.find_element(By.CSS_SELECTOR, "input[name=token]")
         form.send_keys(token)
         form.submit()
-        wait = WebDriverWait(driver, 60)
+        # A bound for a broken page, not a speed goal: under the full suite on two cores a step can take a minute.
+        wait = WebDriverWait(driver, 300)
         wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true")
         # The table's order is failing first, then manifest order: every source here is ok.
         links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#sources tbody th a")]

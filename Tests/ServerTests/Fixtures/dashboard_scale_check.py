@@ -45,7 +45,8 @@ def main():
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     result = {}
     try:
-        wait = WebDriverWait(driver, 60)
+        # A bound for a broken page, not a speed goal: under the full suite on two cores a step can take a minute.
+        wait = WebDriverWait(driver, 300)
         driver.get(base + "/")
         wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true")
         result["before"] = counts(driver)
