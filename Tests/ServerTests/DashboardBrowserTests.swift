@@ -82,6 +82,10 @@ struct DashboardBrowserTests {
         #expect((card("notes", in: after)["badge"] as? String)?.hasPrefix(status ?? "?") == true)
         #expect((card("notes", in: after)["text"] as? String)?.contains("notFound") == true, "the error's kind is on the card")
         #expect(json["samePage"] as? Bool == true, "changed live, without a reload")
+        // A page left closes its event stream: streams of pages kept for "back" left the next page none of the
+        // browser's six connections to the host (it waited about a minute).
+        #expect(json["streams"] as? [Int] == [1, 1], "only the shown page's stream is open, also after going back")
+        #expect(json["freshAfterBack"] as? Bool == true, "a page kept for back (its stream closed) loads afresh")
         #expect((json["consoleErrors"] as? [String]) == [], "\(json["consoleErrors"] ?? "")")
         #expect(!result.stdout.contains(token), "no token in any page")
         try await harness.stop()

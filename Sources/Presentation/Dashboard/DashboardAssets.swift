@@ -86,6 +86,14 @@ public enum DashboardAssets {
             if (!state.running) refreshSummary();
           });
           events.onopen = function () { document.documentElement.setAttribute("data-live", "true"); };
+          // A page left for another closes its stream: a browser opens at most six connections to a host, and
+          // the streams of pages it keeps for "back" left none for the seventh page (it waited about a minute).
+          // Such a page, shown again, missed what changed meanwhile, so it loads afresh.
+          window.addEventListener("pagehide", function () {
+            events.close();
+            document.documentElement.removeAttribute("data-live");
+          });
+          window.addEventListener("pageshow", function (event) { if (event.persisted) location.reload(); });
         })();
         """#
 }

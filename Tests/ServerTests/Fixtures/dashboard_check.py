@@ -11,12 +11,14 @@ Needs chromium, chromium-driver and selenium (.ci/run installs them).
 """
 import json
 import os
+import re
 import shutil
 import sys
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -36,6 +38,27 @@ def cards(driver):
                        for e in card.find_elements(By.CSS_SELECTOR, ".cities, .issues, .movies, .entries, .records")],
         })
     return result
+
+
+def open_streams(base, token):
+    """The server's count of open event streams, from /metrics."""
+    request = urllib.request.Request(base + "/metrics", headers={"Authorization": "Bearer " + token})
+    text = urllib.request.urlopen(request).read().decode()
+    found = re.search(r"^aggregate_sse_clients (\d+)", text, re.MULTILINE)
+    return int(found.group(1)) if found else None
+
+
+def settled_streams(wait, base, token):
+    """Waits until only one stream is open (the page shown); returns the count then, or the last one seen."""
+    try:
+        wait.until(lambda d: open_streams(base, token) == 1)
+    except TimeoutException:
+        pass
+    return open_streams(base, token)
+
+
+def live(driver):
+    return driver.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true"
 
 
 def main():
@@ -59,15 +82,26 @@ def main():
         form.submit()
         # A bound for a broken page, not a speed goal: under the full suite on two cores a step can take a minute.
         wait = WebDriverWait(driver, 300)
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true")
+        wait.until(live)
         # The table's order is failing first, then manifest order: every source here is ok.
         links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#sources tbody th a")]
         before = []
         for link in links:
             driver.get(link)
             before += cards(driver)
+        # Each page left closed its stream: a browser opens six connections to a host at most.
+        streams_after_visits = settled_streams(wait, base, token)
+        # A page kept for "back" (its stream closed) loads afresh and listens again: the marker set on the copy
+        # kept is gone.
+        driver.execute_script("window.__kept = 7;")
+        driver.get(base + "/")
+        wait.until(live)
+        driver.back()
+        wait.until(live)
+        fresh_after_back = driver.execute_script("return window.__kept === undefined;")
+        streams_after_back = settled_streams(wait, base, token)
         driver.get(links[[c["source"] for c in before].index(break_source)])
-        wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true")
+        wait.until(live)
         os.remove(break_file)
         marker = driver.execute_script("window.__samePage = 42; return window.__samePage;")
         button = [b for b in driver.find_elements(By.CSS_SELECTOR, "button[data-refresh]")
@@ -97,7 +131,8 @@ def main():
         same_page = driver.execute_script("return window.__samePage;") == marker
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         json.dump({"before": before, "after": after, "samePage": same_page, "consoleErrors": errors,
-                   "title": driver.title}, sys.stdout)
+                   "title": driver.title, "streams": [streams_after_visits, streams_after_back],
+                   "freshAfterBack": fresh_after_back}, sys.stdout)
     finally:
         driver.quit()
 
