@@ -171,7 +171,7 @@ struct WatcherTests {
         let watcher = try Watcher(container: container, options: Watcher.Options(), observer: log, clock: clock)
         watcher.start()
         clock.advance(6)
-        for _ in 0..<600 where !FileManager.default.fileExists(atPath: marker.path) {
+        for _ in 0..<2_400 where !FileManager.default.fileExists(atPath: marker.path) {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(FileManager.default.fileExists(atPath: marker.path), "the program is running")

@@ -71,7 +71,7 @@ struct AdmissionTests {
         }
         let running = Task { await AggregateSourcesUseCase().execute(sources, cancellation: cancellation, maxLoading: 2) }
         // The first two hang; the other eight wait for them.
-        for _ in 0..<1000 where started.value < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        for _ in 0..<24_000 where started.value < 2 { try await Task.sleep(for: .milliseconds(5)) }
         let startedBeforeCancel = started.value
         cancellation.cancel()
         let report = await running.value

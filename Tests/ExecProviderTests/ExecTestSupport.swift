@@ -104,7 +104,7 @@ func isAlive(_ pid: pid_t) -> Bool {
 }
 
 /// Waits (bounded) until the process is gone; a killed orphan is reaped asynchronously by its new parent.
-func isGone(_ pid: pid_t, within seconds: Double = 10) async -> Bool {
+func isGone(_ pid: pid_t, within seconds: Double = 60) async -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if !isAlive(pid) { return true }

@@ -56,7 +56,7 @@ struct CurlHTTPClientTests {
         }
         // The completion returns on a pool thread just after resuming us: give it that moment (the attempt's
         // timer, which kept it before, waits the roomy timeout).
-        for _ in 0..<400 where released != nil { try await Task.sleep(for: .milliseconds(25)) }
+        for _ in 0..<4_800 where released != nil { try await Task.sleep(for: .milliseconds(25)) }
         #expect(released == nil, "the completion outlived the exchange's answer")
         await server.stop()
     }

@@ -112,7 +112,7 @@ struct MetricsEndToEndTests {
         #expect(harness.server.watcher.refresh("fresh"))
         #expect(harness.server.watcher.refresh("revalidated"))
         var samples = first
-        for _ in 0..<600 where cycles(samples, "fresh") == cycles(first, "fresh") || cycles(samples, "revalidated") == cycles(first, "revalidated") {
+        for _ in 0..<2_400 where cycles(samples, "fresh") == cycles(first, "fresh") || cycles(samples, "revalidated") == cycles(first, "revalidated") {
             try await Task.sleep(for: .milliseconds(50))
             samples = Sample.parse(try await harness.request("/metrics").text)
         }

@@ -98,7 +98,7 @@ struct SecurityTests {
         #expect(accepted.status == 202)
         #expect(try accepted.json()["id"] as? String == "notes")
         var refreshed = false
-        for _ in 0..<600 where !refreshed {
+        for _ in 0..<2_400 where !refreshed {
             refreshed = try await harness.request("/api/items", headers: bearer).itemKeys() == ["notes/n2"]
             if !refreshed { try await Task.sleep(for: .milliseconds(50)) }
         }

@@ -44,7 +44,7 @@ struct FleetMetricsEndToEndTests {
         var scraped = false
         if let port {
             // Scraped until the worker finished all 25 (each source once: the next run is an interval away).
-            for _ in 0..<600 where !scraped {
+            for _ in 0..<2_400 where !scraped {
                 let response = try await LoopbackClient.send(HTTPRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/metrics"))))
                 #expect(response.status == 200)
                 body = response.text

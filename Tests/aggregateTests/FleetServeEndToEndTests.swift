@@ -86,7 +86,7 @@ struct FleetServeEndToEndTests {
         var ready = true
         for base in bases {
             var status = 0
-            for _ in 0..<600 where status != 200 {
+            for _ in 0..<2_400 where status != 200 {
                 status = try await Self.get("\(base)/readyz").status
                 if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
             }
@@ -105,7 +105,7 @@ struct FleetServeEndToEndTests {
         // Both replicas show the new run (each reads the store every second): s0003's `updated` changes, and only
         // that one's, and their reports are the same again.
         var (after, afterOther) = (before, before)
-        for _ in 0..<600 where after["s0003"] == before["s0003"] || afterOther != after {
+        for _ in 0..<2_400 where after["s0003"] == before["s0003"] || afterOther != after {
             after = try await Self.finishedAt(bases[0])
             afterOther = try await Self.finishedAt(bases[1])
             if after["s0003"] == before["s0003"] || afterOther != after { try await Task.sleep(for: .milliseconds(50)) }

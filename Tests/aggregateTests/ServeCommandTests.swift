@@ -49,7 +49,7 @@ struct ServeCommandTests {
         #expect(try await LoopbackClient.send(request).status == 401)
         request.headers["Authorization"] = "Bearer \(secret)"
         var ready = false
-        for _ in 0..<600 where !ready {
+        for _ in 0..<2_400 where !ready {
             ready = try await LoopbackClient.send(HTTPRequest(url: base.appending(path: "readyz"))).status == 200
             if !ready { try await Task.sleep(for: .milliseconds(50)) }
         }
