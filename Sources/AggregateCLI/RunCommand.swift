@@ -206,7 +206,7 @@ struct RunCommand: ParsableCommand {
                 let milliseconds = Int((source.duration * 1000).rounded())
                 let filtered = source.filteredItemCount.map { ", \($0) filtered out" } ?? ""
                 Terminal.writeError(
-                    "aggregate: \(source.id): \(source.status.rawValue), \(source.itemCount) items\(filtered), \(milliseconds) ms\n")
+                    "aggregate: \(source.id): \(source.status.rawValue), \(HumanFormat.count(source.itemCount, "item"))\(filtered), \(milliseconds) ms\n")
             }
             guard !quiet, !tableShowsProblems else { continue }
             if let error = source.error {

@@ -69,6 +69,36 @@ struct StreamingOutputTests {
         #expect(ids == ["b2000", "b2001", "b2002"])
     }
 
+    @Test("each streamed source's reported count is the lines it printed, with a filter and a cap dropping items")
+    func countsAreLinesPrinted() async throws {
+        let entries = ["one", "two", "three", "four"].map {
+            "<item><title>\($0)</title><guid>\($0)</guid><link>https://example.com/\($0)</link></item>"
+        }
+        let manifest = """
+            {"version": 1, "sources": [
+              {"id": "big", "provider": "files", "options": {"paths": ["data/big-*.ndjson"]}, "filter": {"exclude": {"title": "7 "}}},
+              {"id": "news", "provider": "feed", "options": {"paths": ["data/feed.xml"], "maxItemsPerFeed": 2},
+               "filter": {"exclude": {"title": "^(one|four)$"}}},
+              {"id": "tasks", "provider": "files", "options": {"paths": ["data/tasks.csv"]}}
+            ]}
+            """
+        var files = Self.files
+        files["data/feed.xml"] = #"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>\#(entries.joined())</channel></rss>"#
+        let sandbox = try Sandbox(manifest: manifest, files: files)
+        let run = try await Aggregate.run(["--format", "ndjson", "--verbose", "--manifest", sandbox.manifestPath])
+        #expect(run.status == 0, "\(run.stderr)")
+        var printed: [String: Int] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            printed[object?["source"] as? String ?? "?", default: 0] += 1
+        }
+        // "two" alone: "one" dropped by the filter, "three" and "four" past the cap (one of them also filtered).
+        #expect(printed == ["big": 4_500, "news": 1, "tasks": 2])
+        #expect(run.stderr.contains("big: ok, 4500 items, 500 filtered out,"), "\(run.stderr)")
+        #expect(run.stderr.contains("news: ok, 1 item, 2 filtered out,"), "\(run.stderr)")
+        #expect(run.stderr.contains("tasks: ok, 2 items,"), "\(run.stderr)")
+    }
+
     @Test("a slow source's lines appear as they come, and when the reader goes away (| head) the run ends by SIGPIPE")
     func slowSourceAndClosedPipe() async throws {
         // One item every 0.2 s until nobody reads them: the run cannot end by itself before the test closes the

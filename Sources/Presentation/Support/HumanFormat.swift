@@ -2,7 +2,7 @@ import Domain
 import Foundation
 
 /// Values formatted for people (table, Markdown, progress); machine formats never use these.
-enum HumanFormat {
+public enum HumanFormat {
     /// `4 ms` under a second, `1.2 s` from there.
     static func duration(_ seconds: TimeInterval) -> String {
         let milliseconds = ReportJSON.milliseconds(seconds)
@@ -11,7 +11,7 @@ enum HumanFormat {
     }
 
     /// `1 item`, `3 items`.
-    static func count(_ count: Int, _ noun: String) -> String {
+    public static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
