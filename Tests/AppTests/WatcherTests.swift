@@ -159,10 +159,10 @@ struct WatcherTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let marker = directory.appendingPathComponent("started")
         let script = directory.appendingPathComponent("slow.sh")
-        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 30\n".utf8).write(to: script)
+        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 3600\n".utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let manifest = directory.appendingPathComponent("manifest.json")
-        try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "timeoutSeconds": 300, "options": {"command": ["./slow.sh"]}}]}"#.utf8)
+        try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "timeoutSeconds": 3600, "options": {"command": ["./slow.sh"]}}]}"#.utf8)
             .write(to: manifest)
         let container = try AppDIContainer.load(
             manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])

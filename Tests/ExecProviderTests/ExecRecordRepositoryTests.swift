@@ -176,7 +176,7 @@ struct ExecRecordRepositoryTests {
         let program = try scripts.script("hang.sh", #"""
             echo '{"type":"item","id":"before","title":"before"}'
             echo $$ > pid
-            sleep 30
+            sleep 3600
             """#)
         let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url), timeout: 1)
         #expect(report.status == .timeout)

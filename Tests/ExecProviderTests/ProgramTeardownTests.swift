@@ -101,7 +101,7 @@ struct ProgramTeardownTests {
     func leftovers() async throws {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("forks.sh", #"""
-            sleep 30 > /dev/null 2>&1 &
+            sleep 3600 > /dev/null 2>&1 &
             \#(recordIDs)
             echo '{"type":"item","id":"done","title":"done"}'
             """#)
