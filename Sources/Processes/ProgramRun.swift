@@ -127,14 +127,25 @@ public final class ProgramRun: Sendable {
         group.enter()  // exit (or not started)
         group.enter()  // stdout closed
         group.enter()  // stderr closed
-        if let deadline = cancellation.deadline {
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in self?.stop(.timeout) }
-        }
+        if let deadline = cancellation.deadline { timeOut(at: deadline, cancellation) }
         cancellation.onCancel { [weak self] in self?.stop(.cancelled) }
         group.notify(queue: .global()) { [self] in complete(timeoutText: timeoutText ?? "") }
         let thread = Thread { [self] in startAndReap() }
         thread.name = "aggregate.exec.process"
         thread.start()
+    }
+
+    /// Stops the program at `deadline`, or later if the source's clock was paused meanwhile (the run waited for
+    /// its output to take the program's items: the program was blocked on a full pipe, not slow).
+    private func timeOut(at deadline: DispatchTime, _ cancellation: CancellationToken) {
+        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+            guard let self else { return }
+            if let moved = cancellation.deadline, moved > deadline {
+                timeOut(at: moved, cancellation)
+            } else {
+                stop(.timeout)
+            }
+        }
     }
 
     // MARK: - The program's thread

@@ -21,6 +21,37 @@ private final class RecordingStream: ItemStream {
     }
 }
 
+/// An output that takes a while over each batch (a reader of stdout slower than the source). The delay is the
+/// subject: longer than the source's timeout, so only a paused clock lets the source finish.
+private final class SlowReader: ItemStream {
+    private let log = Mutex<[String]>([])
+    let pause: Double
+
+    init(pause: Double) { self.pause = pause }
+
+    var taken: [String] { log.withLock { $0 } }
+
+    func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
+        Thread.sleep(forTimeInterval: pause)
+        log.withLock { $0 += items.map(\.id) }
+    }
+
+    func source(at index: Int, didFinish report: SourceReport) {}
+}
+
+/// Emits its batches one after another from a thread of its own (where the stream may block), then finishes.
+private struct OwnThreadSource: ItemSource {
+    let batches: [[String]]
+
+    func load(_ context: LoadContext, into receiver: ItemReceiver) {
+        let batches = batches
+        Thread {
+            for batch in batches { receiver.emit(batch.map { Item(kind: .record, id: $0, title: $0) }) }
+            receiver.finish()
+        }.start()
+    }
+}
+
 /// Units read in batches, each after its own delay, so later units can finish first.
 private struct BatchedRepository: RecordRepository {
     /// Per unit: its batches of record ids, how long before they come, and an error after them if any.
@@ -72,6 +103,17 @@ struct ItemStreamTests {
         #expect(report.sources[0].status == .timeout)
         #expect(report.sources[0].itemCount == 1)
         #expect(stream.events == ["0 slow items x", "0 slow finished timeout"])
+    }
+
+    @Test("waiting for the output to take a batch stops the source's clock: a slow reader times nothing out")
+    func slowOutputIsNotTheSourcesTime() async {
+        let stream = SlowReader(pause: 1.5)
+        let report = await AggregateSourcesUseCase().execute([
+            PlannedSource(descriptor: descriptor("paced", timeout: 1), plan: .load(OwnThreadSource(batches: [["a"], ["b"]]))),
+        ], stream: stream)
+        #expect(report.sources[0].status == .ok, "\(report.sources[0].error?.message ?? "")")
+        #expect(report.sources[0].itemCount == 2)
+        #expect(stream.taken == ["a", "b"])
     }
 
     @Test("record units are read concurrently yet delivered in unit order, the first unit's batches as they come")

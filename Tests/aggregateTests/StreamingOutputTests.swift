@@ -5,7 +5,7 @@ import Testing
 @Suite("aggregate --format ndjson streams (end to end)")
 struct StreamingOutputTests {
     static let manifest = """
-        {"version": 1, "defaults": {"timeoutSeconds": 60, "concurrency": 4}, "sources": [
+        {"version": 1, "defaults": {"timeoutSeconds": 600, "concurrency": 4}, "sources": [
           {"id": "big", "provider": "files", "options": {"paths": ["data/big-*.ndjson"]}},
           {"id": "tasks", "provider": "files", "options": {"paths": ["data/tasks.csv"]}}
         ]}
@@ -75,7 +75,7 @@ struct StreamingOutputTests {
             "<item><title>\($0)</title><guid>\($0)</guid><link>https://example.com/\($0)</link></item>"
         }
         let manifest = """
-            {"version": 1, "sources": [
+            {"version": 1, "defaults": {"timeoutSeconds": 600}, "sources": [
               {"id": "big", "provider": "files", "options": {"paths": ["data/big-*.ndjson"]}, "filter": {"exclude": {"title": "7 "}}},
               {"id": "news", "provider": "feed", "options": {"paths": ["data/feed.xml"], "maxItemsPerFeed": 2},
                "filter": {"exclude": {"title": "^(one|four)$"}}},
@@ -97,6 +97,39 @@ struct StreamingOutputTests {
         #expect(run.stderr.contains("big: ok, 4500 items, 500 filtered out,"), "\(run.stderr)")
         #expect(run.stderr.contains("news: ok, 1 item, 2 filtered out,"), "\(run.stderr)")
         #expect(run.stderr.contains("tasks: ok, 2 items,"), "\(run.stderr)")
+    }
+
+    @Test("a reader slower than the sources (| less) times none of them out: the run waits for it, and nothing is lost",
+          arguments: [
+            (#"{"id": "paced", "provider": "files", "options": {"paths": ["data/big-*.ndjson"]}}"#, 5_000),
+            // Enough lines that the program's pipe and the run's buffers fill while the reader pauses.
+            (#"{"id": "paced", "provider": "exec", "options": {"command": ["/bin/sh", "-c", "i=0; while [ $i -lt 30000 ]; do echo \"{\\\"type\\\":\\\"item\\\",\\\"id\\\":\\\"$i\\\",\\\"title\\\":\\\"a title long enough to fill pipes\\\"}\"; i=$((i+1)); done"]}}"#, 30_000),
+          ])
+    func slowReader(_ source: String, count: Int) async throws {
+        let sandbox = try Sandbox(manifest: #"{"version": 1, "defaults": {"timeoutSeconds": 5}, "sources": [\#(source)]}"#, files: Self.files)
+        let binary = Aggregate.binary
+        let home = Aggregate.temporaryHome().path
+        let (lines, status, stderr) = try await blocking {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["--format", "ndjson", "--manifest", sandbox.manifestPath]
+            process.environment = ["AGGREGATE_HOME": home, "PATH": "/usr/bin:/bin"]
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            var data = output.fileHandleForReading.readData(ofLength: 64)
+            // The reader's pace is the subject: it pauses for longer than the sources' 5 s timeout, with the pipe full.
+            Thread.sleep(forTimeInterval: 8)
+            data += output.fileHandleForReading.readDataToEndOfFile()
+            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (data.split(separator: UInt8(ascii: "\n")).count, process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        }
+        #expect(status == 0, "\(stderr)")
+        #expect(lines == count)
+        #expect(!stderr.contains("timeout"), "\(stderr)")
     }
 
     @Test("a slow source's lines appear as they come, and when the reader goes away (| head) the run ends by SIGPIPE")

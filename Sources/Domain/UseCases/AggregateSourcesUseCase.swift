@@ -161,20 +161,30 @@ public struct AggregateSourcesUseCase: Sendable {
             if let registration { runCancellation?.removeHandler(registration) }
         }
 
+        // Waiting for the output to take a batch (a reader of stdout that is slower than the source, the store
+        // recording history) is the run's doing, not the source's: its clock stops meanwhile, as for a request
+        // slot. Otherwise `aggregate -f ndjson | less` timed out every source the reader had not caught up with.
+        let stream = streamed.map { streamed in
+            { @Sendable (items: [Item], pastCap: Bool) in
+                let resume = cancellation.pauseDeadline()
+                defer { resume() }
+                streamed(items, pastCap)
+            }
+        }
         let receiver = ItemReceiver(
             onItems: { batch in
                 let count = delivered.withLock { delivered in
-                    if streamed == nil {
+                    if stream == nil {
                         delivered.items.append(contentsOf: batch)
                     } else {
                         delivered.streamedCount += batch.count
                     }
                     return delivered.items.count + delivered.streamedCount
                 }
-                streamed?(batch, false)
+                stream?(batch, false)
                 observer?.source(descriptor.id, didDeliver: count)
             },
-            onPastCap: { batch in streamed?(batch, true) },
+            onPastCap: { batch in stream?(batch, true) },
             onFinish: { outcome, warnings in
                 forgetRunHandler()
                 finished.withLock { $0 }()
