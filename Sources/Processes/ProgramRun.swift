@@ -140,8 +140,8 @@ public final class ProgramRun: Sendable {
     private func timeOut(at deadline: DispatchTime, _ cancellation: CancellationToken) {
         DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
             guard let self else { return }
-            if let moved = cancellation.deadline, moved > deadline {
-                timeOut(at: moved, cancellation)
+            if let later = cancellation.nextCheck(afterFiringAt: deadline) {
+                timeOut(at: later, cancellation)
             } else {
                 stop(.timeout)
             }

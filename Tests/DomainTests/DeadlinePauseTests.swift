@@ -39,6 +39,20 @@ struct DeadlinePauseTests {
         end()
     }
 
+    @Test("a timer that fired looks again when the deadline moved, never sooner than 50 ms while paused; else time is up")
+    func nextCheck() throws {
+        let start = DispatchTime.now()
+        let token = CancellationToken(deadline: start)  // paused with no time left: the case that could spin
+        #expect(token.nextCheck(afterFiringAt: start) == nil, "not paused: the time is up")
+        let resume = token.pauseDeadline()
+        let asked = DispatchTime.now()
+        let again = try #require(token.nextCheck(afterFiringAt: start))
+        #expect(again >= asked + .milliseconds(50))
+        resume()
+        let moved = try #require(token.deadline)
+        #expect(token.nextCheck(afterFiringAt: moved) == nil, "fired at the moved deadline, no longer paused")
+    }
+
     @Test("a source that waits on the run longer than its timeout is not timed out for it")
     func queuedSourceKeepsItsTime() async {
         let report = await AggregateSourcesUseCase().execute([

@@ -63,6 +63,14 @@ public final class CancellationToken: Sendable {
         }
     }
 
+    /// For a timer set for `deadline` that fired: nil when the time is up, else when to look again (the deadline
+    /// moved by pauses). While a pause goes on that is at least 50 ms away: a source paused with a moment left
+    /// would otherwise wake its timer in a tight loop for as long as it waits.
+    public func nextCheck(afterFiringAt deadline: DispatchTime) -> DispatchTime? {
+        guard let moved = self.deadline, moved > deadline else { return nil }
+        return max(moved, DispatchTime.now() + .milliseconds(50))
+    }
+
     /// Seconds left before `deadline` (never negative), or nil when the token has no deadline.
     public var remainingSeconds: Double? {
         guard let deadline else { return nil }

@@ -209,7 +209,7 @@ public struct AggregateSourcesUseCase: Sendable {
             DispatchQueue.global().asyncAfter(deadline: deadline) {
                 guard let receiver = timeoutTarget.withLock({ $0 }) else { return }
                 // Paused meanwhile: the source has time left.
-                if let moved = cancellation.deadline, moved > deadline { return timeOut(at: moved) }
+                if let later = cancellation.nextCheck(afterFiringAt: deadline) { return timeOut(at: later) }
                 let cutByRun = runDeadline.map { $0 <= deadline } ?? false
                 let message = cutByRun
                     ? "the run's deadline passed before this source finished"
