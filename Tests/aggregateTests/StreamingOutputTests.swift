@@ -99,31 +99,24 @@ struct StreamingOutputTests {
         #expect(run.stderr.contains("tasks: ok, 2 items,"), "\(run.stderr)")
     }
 
+    /// 20,000 items of ~250 bytes from two fast C programs: what fills the pipes is quick to make.
+    static let pacedProgram = #"seq 20000 | sed 's/.*/{"type":"item","id":"&","title":"\#(String(repeating: "t", count: 200))"}/'"#
+
     @Test("a reader slower than the sources (| less) times none of them out: the run waits for it, and nothing is lost",
           arguments: [
             (#"{"id": "paced", "provider": "files", "options": {"paths": ["data/big-*.ndjson"]}}"#, 5_000),
-            // Enough lines that the program's pipe and the run's buffers fill while the reader pauses.
-            (#"{"id": "paced", "provider": "exec", "options": {"command": ["/bin/sh", "-c", "i=0; while [ $i -lt 30000 ]; do echo \"{\\\"type\\\":\\\"item\\\",\\\"id\\\":\\\"$i\\\",\\\"title\\\":\\\"a title long enough to fill pipes\\\"}\"; i=$((i+1)); done"]}}"#, 30_000),
+            (#"{"id": "paced", "provider": "exec", "options": {"command": ["/bin/sh", "-c", \#(JSONString(pacedProgram))]}}"#, 20_000),
           ])
     func slowReader(_ source: String, count: Int) async throws {
-        let sandbox = try Sandbox(manifest: #"{"version": 1, "defaults": {"timeoutSeconds": 5}, "sources": [\#(source)]}"#, files: Self.files)
-        let binary = Aggregate.binary
-        let home = Aggregate.temporaryHome().path
+        // The reader's pause is the subject: longer than the timeout, with every buffer full. The timeout leaves the
+        // source's own work (reading and parsing a few MB in a debug build beside the whole suite) ample room.
+        let sandbox = try Sandbox(manifest: #"{"version": 1, "defaults": {"timeoutSeconds": 15}, "sources": [\#(source)]}"#, files: Self.files)
         let (lines, status, stderr) = try await blocking {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--format", "ndjson", "--manifest", sandbox.manifestPath]
-            process.environment = ["AGGREGATE_HOME": home, "PATH": "/usr/bin:/bin"]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            var data = output.fileHandleForReading.readData(ofLength: 64)
-            // The reader's pace is the subject: it pauses for longer than the sources' 5 s timeout, with the pipe full.
-            Thread.sleep(forTimeInterval: 8)
-            data += output.fileHandleForReading.readDataToEndOfFile()
-            let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+            let (process, output, errors) = try Self.startNDJSON(sandbox, keepingStandardError: true)
+            var data = output.readData(ofLength: 64)
+            Thread.sleep(forTimeInterval: 20)
+            data += output.readDataToEndOfFile()
+            let stderr = errors?.readDataToEndOfFile() ?? Data()
             process.waitUntilExit()
             return (data.split(separator: UInt8(ascii: "\n")).count, process.terminationStatus, String(decoding: stderr, as: UTF8.self))
         }
@@ -144,19 +137,10 @@ struct StreamingOutputTests {
             ]}
             """
         let sandbox = try Sandbox(manifest: manifest)
-        let binary = Aggregate.binary
-        let home = Aggregate.temporaryHome().path
         let (firstBytes, reason, status) = try await blocking {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--format", "ndjson", "--manifest", sandbox.manifestPath]
-            process.environment = ["AGGREGATE_HOME": home, "PATH": "/usr/bin:/bin"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let firstBytes = output.fileHandleForReading.readData(ofLength: 48)
-            try output.fileHandleForReading.close()  // like `head -c 48`
+            let (process, output, _) = try Self.startNDJSON(sandbox, keepingStandardError: false)
+            let firstBytes = output.readData(ofLength: 48)
+            try output.close()  // like `head -c 48`
             process.waitUntilExit()
             return (firstBytes, process.terminationReason, process.terminationStatus)
         }
@@ -164,6 +148,23 @@ struct StreamingOutputTests {
         // Output held back to the end, or a closed pipe ignored, would both end the run normally (exit 0).
         #expect(reason == .uncaughtSignal)
         #expect(status == SIGPIPE)
+    }
+
+    /// `aggregate --format ndjson` over `sandbox`'s manifest with a home of its own, started; the test reads its
+    /// stdout at its own pace (and its stderr, if kept).
+    private static func startNDJSON(
+        _ sandbox: Sandbox, keepingStandardError: Bool
+    ) throws -> (process: Process, output: FileHandle, errors: FileHandle?) {
+        let process = Process()
+        process.executableURL = Aggregate.binary
+        process.arguments = ["--format", "ndjson", "--manifest", sandbox.manifestPath]
+        process.environment = ["AGGREGATE_HOME": Aggregate.temporaryHome().path, "PATH": "/usr/bin:/bin"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = keepingStandardError ? errors : FileHandle.nullDevice
+        try process.run()
+        return (process, output.fileHandleForReading, keepingStandardError ? errors.fileHandleForReading : nil)
     }
 }
 
