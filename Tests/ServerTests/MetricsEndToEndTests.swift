@@ -111,11 +111,10 @@ struct MetricsEndToEndTests {
         }
         #expect(harness.server.watcher.refresh("fresh"))
         #expect(harness.server.watcher.refresh("revalidated"))
-        var samples = first
-        for _ in 0..<2_400 where cycles(samples, "fresh") == cycles(first, "fresh") || cycles(samples, "revalidated") == cycles(first, "revalidated") {
-            try await Task.sleep(for: .milliseconds(50))
-            samples = Sample.parse(try await harness.request("/metrics").text)
-        }
+        let samples = Sample.parse(try await harness.poll("/metrics") { reply in
+            let samples = Sample.parse(reply.text)
+            return cycles(samples, "fresh") != cycles(first, "fresh") && cycles(samples, "revalidated") != cycles(first, "revalidated")
+        }.text)
         #expect(requests(samples, "fresh", "200") == 1, "no new request: the stored response is fresh")
         #expect(requests(samples, "fresh", "cache_hit") == requests(first, "fresh", "cache_hit") + 1)
         #expect(requests(samples, "revalidated", "304") == requests(first, "revalidated", "304") + 1)

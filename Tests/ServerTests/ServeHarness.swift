@@ -95,24 +95,26 @@ final class ServeHarness: Sendable {
     /// keep-alive wakes it every second) until `condition` holds; returns that reply. Five minutes without it
     /// fail the test: a bound for a broken server, not a speed goal.
     @discardableResult
-    func poll(_ path: String, until condition: (HTTPResponse) -> Bool) async throws -> HTTPResponse {
+    func poll(
+        _ path: String, headers: [(String, String)] = [], until condition: (HTTPResponse) -> Bool
+    ) async throws -> HTTPResponse {
         let events = server.state.events
-        guard let subscription = events.subscribe() else { throw HarnessError("no event subscription left for \(path)") }
+        guard let subscription = events.subscribe() else { throw Failure("no event subscription left for \(path)") }
         defer { events.unsubscribe(subscription.id) }
         let deadline = ContinuousClock.now + .seconds(300)
         var wakeUps = subscription.wakeUps.makeAsyncIterator()
         while true {
             let reply: HTTPResponse?
             do {
-                reply = try await request(path)
+                reply = try await request(path, headers: headers)
             } catch LoopbackClientError.closedBeforeAnswer {
                 reply = nil  // closed for idleness again and again: asked again at the next wake-up
             }
             if let reply, condition(reply) { return reply }
             guard ContinuousClock.now < deadline else {
-                throw HarnessError("\(path) still \(reply.map { "\($0.status) \($0.text.prefix(300))" } ?? "unanswered") after 5 minutes")
+                throw Failure("\(path) still \(reply.map { "\($0.status) \($0.text.prefix(300))" } ?? "unanswered") after 5 minutes")
             }
-            guard await wakeUps.next() != nil else { throw HarnessError("the server ended while waiting on \(path)") }
+            guard await wakeUps.next() != nil else { throw Failure("the server ended while waiting on \(path)") }
         }
     }
 
@@ -120,11 +122,12 @@ final class ServeHarness: Sendable {
     func ready() async throws {
         try await poll("/readyz") { $0.status == 200 }
     }
-}
 
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+    /// What a wait on the server ran into.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
 }
 
 /// What the serve tests read from an answer.
