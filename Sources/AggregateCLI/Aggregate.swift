@@ -47,7 +47,7 @@ struct Aggregate: ParsableCommand {
         subcommands: [
             RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
             SchemaCommand.self, DoctorCommand.self, CheckSourceCommand.self,
-            CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
+            SearchCommand.self, ArchiveCommand.self, CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
             ImportCommand.self, ExportCommand.self, WorkerCommand.self, FleetCommand.self,
         ],
         defaultSubcommand: RunCommand.self

@@ -1,6 +1,8 @@
 import App
 import ArgumentParser
+import Domain
 import Foundation
+import Presentation
 
 /// `--source` and the store of `cache` and `history` subcommands. No manifest is needed; when there is a
 /// valid one, its sources count as known even before anything of theirs is stored.
@@ -92,6 +94,61 @@ struct HistoryCommand: ParsableCommand {
 
         func run() throws {
             print(try options.open().clearHistory(source: options.source))
+        }
+    }
+}
+
+/// `aggregate archive stats|prune`.
+struct ArchiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "Show or prune the item archive (every item runs saw; `aggregate search` reads it).",
+        discussion: """
+            Each source's items are kept for its `retention` (the manifest's `defaults.retention` or the \
+            source's own: {"days": 90, "maxItemsPerSource": 10000} by default). Starred items stay whatever their \
+            age. `watch` and `serve` prune in the background; `archive prune` does it now.
+            """,
+        subcommands: [Stats.self, Prune.self])
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Per source: archived items, unread, starred, oldest and newest.")
+
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        func run() throws {
+            let service = try StoreOptions.openStore(manifestOptions)
+            do throws(SourceError) {
+                let stats = try service.archiveStats()
+                if stats.isEmpty {
+                    Terminal.writeError("aggregate: the archive in \(service.location) is empty\n")
+                } else {
+                    print(TextColumns.format(StoreService.archiveStatsRows(stats)), terminator: "")
+                }
+            } catch {
+                Terminal.writeError("aggregate: \(error.message)\n")
+                throw ExitCode(ExitStatus.sourcesFailed)
+            }
+        }
+    }
+
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "prune", abstract: "Remove the items each source's retention no longer keeps.")
+
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        func run() throws {
+            let service = try StoreOptions.openStore(manifestOptions)
+            let manifest = FileManager.default.fileExists(atPath: manifestOptions.manifestURL.path)
+                ? try manifestOptions.loadContainer().manifest : nil
+            do throws(SourceError) {
+                let removed = try service.pruneArchive(manifest: manifest)
+                print("removed \(HumanFormat.count(removed, "item")) from the archive")
+            } catch {
+                Terminal.writeError("aggregate: \(error.message)\n")
+                throw ExitCode(ExitStatus.sourcesFailed)
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ public struct Manifest: Sendable, Hashable {
         /// nil: no limit but `maxConcurrentRequests` (requests beyond it wait for a connection, or share an HTTP/2
         /// one).
         public var maxConnectionsPerHost: Int?
+        /// `retention`: how long the item archive keeps each source's items, unless the source says.
+        public var retention: ArchiveRetention = .default
 
         public static let defaultCacheTTLSeconds: Double = 300
         public static let defaultRefreshSeconds: Double = 300
@@ -64,6 +66,8 @@ public struct Manifest: Sendable, Hashable {
         /// The filters its items pass, in order: `defaults.filter`, then its own `filter` (`"filter": null`
         /// leaves out the default). Empty: every item is kept.
         public var filters: [Filter] = []
+        /// How long the item archive keeps its items: its own `retention`, else `defaults.retention`.
+        public var retention: ArchiveRetention = .default
 
         public var optionsPath: String { "sources[\(index)].options" }
     }

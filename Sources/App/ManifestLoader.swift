@@ -12,10 +12,11 @@ public enum ManifestLoader {
     static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
     static let defaultsKeys = [
         "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
-        "filter",
+        "filter", "retention",
     ]
     static let sourceKeys = [
         "id", "provider", "enabled", "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "options", "filter",
+        "retention",
     ]
 
     /// Reads the manifest at `url`, returning the structural problems beside a manifest of the sources that could
@@ -72,6 +73,7 @@ public enum ManifestLoader {
                 defaults.maxConcurrentRequests = maxConcurrentRequests(object["maxConcurrentRequests"], "defaults.maxConcurrentRequests", problem)
                     ?? defaults.maxConcurrentRequests
                 defaults.filter = object["filter"].flatMap { filter($0, path: "defaults.filter", report: problem) }
+                defaults.retention = retention(object["retention"], "defaults.retention", base: .default, problem) ?? .default
                 defaults.maxConnectionsPerHost = maxConcurrentRequests(
                     object["maxConnectionsPerHost"], "defaults.maxConnectionsPerHost", problem)
             } else {
@@ -127,6 +129,7 @@ public enum ManifestLoader {
                 let sourceConcurrency = concurrency(object["concurrency"], "\(path).concurrency", problem)
                 let sourceCacheTTL = cacheTTL(object["cacheTTLSeconds"], "\(path).cacheTTLSeconds", problem)
                 let refreshSeconds = seconds(object["refreshSeconds"], "\(path).refreshSeconds", problem)
+                let sourceRetention = retention(object["retention"], "\(path).retention", base: defaults.retention, problem)
                 let options = object["options"] ?? .object([:])
                 if case .object = options {} else {
                     problem("\(path).options", "expected an object, found \(options.typeName)")
@@ -146,7 +149,7 @@ public enum ManifestLoader {
                         concurrency: sourceConcurrency ?? defaults.concurrency,
                         cacheTTLSeconds: sourceCacheTTL ?? defaults.cacheTTLSeconds,
                         refreshSeconds: refreshSeconds ?? defaults.refreshSeconds,
-                        options: options, index: index, filters: filters))
+                        options: options, index: index, filters: filters, retention: sourceRetention ?? defaults.retention))
                 }
             }
         case let other?:

@@ -83,6 +83,7 @@ public enum ManifestSchema {
                     "maximum": .int(Manifest.Defaults.maxConcurrentRequestsRange.upperBound),
                     "description": "Most connections to one host at once across every source (default: no limit but maxConcurrentRequests).",
                 ]),
+                "retention": retentionSchema,
             ]),
         ])
     }
@@ -100,6 +101,7 @@ public enum ManifestSchema {
                     "description": "Which items are kept, after defaults.filter; null leaves defaults.filter out.",
                     "anyOf": [.object(["$ref": "#/$defs/filter"]), .object(["type": "null"])],
                 ]),
+                "retention": retentionSchema,
             ]),
             "allOf": .array(registry.providers.map { provider in
                 .object([

@@ -12,6 +12,9 @@ struct OpenedStore: Sendable {
     var responses: any ResponseCacheStore
     var snapshots: any SourceSnapshotRepository
     var history: any SeenItemsRepository
+    /// Every item the history recorded, searchable (`aggregate search`, serve's `/api/items`); nil where the store
+    /// has none yet (PostgreSQL).
+    var archive: (any ItemArchiveRepository)?
     var queries: @Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository
     /// The recent queries of every configuration of a source id (its identity cannot be known).
     var queriesOfAnyConfiguration: @Sendable (_ id: String, _ maxCount: Int) throws(SourceError) -> [String]
@@ -36,6 +39,7 @@ struct OpenedStore: Sendable {
             responses: SQLiteResponseCacheStore(database: database),
             snapshots: SQLiteSourceSnapshotRepository(database: database),
             history: SQLiteSeenItemsRepository(database: database),
+            archive: SQLiteItemArchive(database: database),
             queries: { SQLiteMoviesQueriesRepository(database: database, source: $0) },
             queriesOfAnyConfiguration: { id, maxCount throws(SourceError) in
                 try SQLiteMoviesQueriesRepository.recentQueries(database: database, anyConfigurationOf: id, maxCount: maxCount)
@@ -50,6 +54,7 @@ struct OpenedStore: Sendable {
             responses: PostgresResponseCacheStore(database: database),
             snapshots: PostgresSourceSnapshotRepository(database: database),
             history: PostgresSeenItemsRepository(database: database),
+            archive: nil,
             queries: { PostgresMoviesQueriesRepository(database: database, source: $0) },
             queriesOfAnyConfiguration: { id, maxCount throws(SourceError) in
                 try PostgresMoviesQueriesRepository.recentQueries(database: database, anyConfigurationOf: id, maxCount: maxCount)

@@ -149,13 +149,13 @@ final class RunStorage: Sendable {
         activities.withLock { $0[source.id] }?.isEmpty ?? true
     }
 
-    /// Records each source's ids in its history when nothing depends on which were new (no `--new`), all in
-    /// one transaction.
+    /// Records each source's items in its history (and the archive) when nothing depends on which were new (no
+    /// `--new`), all in one transaction.
     /// - Returns: by source id, a note for people for each source whose ids could not be recorded.
-    func markSeen(_ batches: [(sourceID: String, ids: [String])]) -> [String: String] {
+    func markSeen(_ batches: [(sourceID: String, items: [Item])]) -> [String: String] {
         guard let history else { return [:] }
         let known = batches.compactMap { batch in
-            identity(of: batch.sourceID).map { SeenBatch(source: $0, itemIDs: batch.ids) }
+            identity(of: batch.sourceID).map { SeenBatch(source: $0, items: batch.items) }
         }
         guard !known.isEmpty else { return [:] }
         do {
@@ -176,9 +176,9 @@ final class RunStorage: Sendable {
         guard let history, let source = identity(of: sourceID) else {
             return (items, false, newOnly ? "no item history (the store is unavailable): showing every item" : nil)
         }
-        guard newOnly else { return (items, false, markSeen([(sourceID, items.map(\.id))])[sourceID]) }
+        guard newOnly else { return (items, false, markSeen([(sourceID, items)])[sourceID]) }
         do {
-            let seen = try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now())
+            let seen = try history.recordSeen(by: source, items: items, at: now())
             return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)
         } catch {
             // Another process sharing the history may announce these items: holding them back until the store
@@ -199,7 +199,7 @@ final class RunStorage: Sendable {
     func recordNew(_ items: [Item], sourceID: String) -> (ids: Set<String>?, isFirstRun: Bool, note: String?) {
         guard let history, let source = identity(of: sourceID) else { return (nil, false, nil) }
         do {
-            let seen = try history.recordSeen(by: source, itemIDs: items.map(\.id), at: now())
+            let seen = try history.recordSeen(by: source, items: items, at: now())
             return (seen.unseen, seen.isFirstRun, nil)
         } catch {
             return (nil, false, "the item history could not be updated: \(error.message)")

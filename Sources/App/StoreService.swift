@@ -10,7 +10,7 @@ import SQLiteStore
 /// data for, or one the manifest defines (when there is a valid one). Anything else is a slip, refused
 /// with the ids there are, instead of clearing nothing and saying so.
 public struct StoreService: Sendable {
-    private let store: OpenedStore
+    let store: OpenedStore
     /// The sinks' outbox (`aggregate sinks`).
     var outbox: any SinkOutboxRepository { store.outbox }
 

@@ -14,10 +14,10 @@ import Synchronization
 /// report is completed there once, after its last batch: the store's part, the filter's count and the count of
 /// items written (`streamedItemCount`), then the output has it.
 ///
-/// Without `--new` nothing waits for the history: streamed items' ids are gathered into chunks of
+/// Without `--new` nothing waits for the history: streamed items are gathered into chunks of
 /// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
 /// first chunk), while the items are already on their way out. What is left of each source when it finishes
-/// is gathered with other sources' (up to `historyChunk` ids or `maxGatheredSources` sources), so a run of
+/// is gathered with other sources' (up to `historyChunk` items or `maxGatheredSources` sources), so a run of
 /// many small sources commits a few transactions, not one a source.
 final class StreamingRun: ItemStream {
     private struct Source {
@@ -32,8 +32,8 @@ final class StreamingRun: ItemStream {
         var notes: [String] = []
         /// Its report once it finished (a held one's after the store's part), then as the output kept it.
         var report: SourceReport?
-        /// Ids streamed without `--new` and not yet handed to the history thread.
-        var unrecorded: [String] = []
+        /// Items streamed without `--new` and not yet handed to the history thread.
+        var unrecorded: [Item] = []
         /// With `markNew`: the ids the history never saw before; nil once it could not tell.
         var newIDs: Set<String>? = []
         /// What the source's filter dropped so far.
@@ -61,16 +61,16 @@ final class StreamingRun: ItemStream {
     }
 
     private let handoff: OrderedHandoff<Event>
-    /// A chunk of the history: the ids of one source or more (by plan index), recorded in one transaction.
-    private typealias HistoryChunk = [(index: Int, ids: [String])]
+    /// A chunk of the history: the items of one source or more (by plan index), recorded in one transaction.
+    private typealias HistoryChunk = [(index: Int, items: [Item])]
     private let history = OrderedHandoff<HistoryChunk>(producers: 1, capacity: StreamingRun.maxPendingChunks)
-    /// Finished sources' last ids, not yet handed to the history thread, and how many ids that is.
+    /// Finished sources' last items, not yet handed to the history thread, and how many that is.
     private let gathered = Mutex<(chunk: HistoryChunk, count: Int)>(([], 0))
     /// Left by the output and the history threads when they are done.
     private let drained = DispatchGroup()
     private let historyStarted = Mutex(false)
 
-    /// Ids recorded in the history at once without `--new` (one transaction each).
+    /// Items recorded in the history at once without `--new` (one transaction each).
     static let historyChunk = 16_384
     /// Finished sources whose last ids are gathered into one chunk, at most: what a kill can lose of the
     /// history of a run of many small sources (their items were printed; a later `--new` shows them again).
@@ -134,12 +134,12 @@ final class StreamingRun: ItemStream {
         history.push(chunk, from: 0)
     }
 
-    /// A finished source's last ids: gathered with other sources', handed to the history thread once enough are.
-    private func gatherHistory(_ ids: [String], index: Int) {
-        guard !ids.isEmpty else { return }
+    /// A finished source's last items: gathered with other sources', handed to the history thread once enough are.
+    private func gatherHistory(_ items: [Item], index: Int) {
+        guard !items.isEmpty else { return }
         let chunk: HistoryChunk? = gathered.withLock { gathered in
-            gathered.chunk.append((index, ids))
-            gathered.count += ids.count
+            gathered.chunk.append((index, items))
+            gathered.count += items.count
             guard gathered.count >= Self.historyChunk || gathered.chunk.count >= Self.maxGatheredSources else { return nil }
             defer { gathered = ([], 0) }
             return gathered.chunk
@@ -156,9 +156,9 @@ final class StreamingRun: ItemStream {
         if !rest.isEmpty { pushHistory(rest) }
     }
 
-    /// On the history thread: records a chunk of streamed ids; a failure becomes one note per source.
+    /// On the history thread: records a chunk of streamed items; a failure becomes one note per source.
     private func recordHistory(_ chunk: HistoryChunk) {
-        let notes = storage.markSeen(chunk.map { (descriptors[$0.index].id, $0.ids) })
+        let notes = storage.markSeen(chunk.map { (descriptors[$0.index].id, $0.items) })
         guard !notes.isEmpty else { return }
         sources.withLock { sources in
             for (index, _) in chunk {
@@ -206,8 +206,8 @@ final class StreamingRun: ItemStream {
             if !shown.isEmpty { handoff.push(.items(shown), from: index) }
         } else {
             handoff.push(.items(items), from: index)
-            let chunk: [String]? = sources.withLock { sources in
-                sources[index].unrecorded.append(contentsOf: items.lazy.map(\.id))
+            let chunk: [Item]? = sources.withLock { sources in
+                sources[index].unrecorded.append(contentsOf: items)
                 guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
                 defer { sources[index].unrecorded = [] }
                 return sources[index].unrecorded
@@ -236,7 +236,7 @@ final class StreamingRun: ItemStream {
         } else if newOnly {
             note = storage.recordSeen(items, sourceID: id, newOnly: true).note
         } else {
-            note = storage.markSeen([(id, items.map(\.id))])[id]
+            note = storage.markSeen([(id, items)])[id]
         }
         guard let note else { return }
         sources.withLock { sources in

@@ -14,8 +14,9 @@ public struct PostgresSeenItemsRepository: Sendable {
 }
 
 extension PostgresSeenItemsRepository: SeenItemsRepository {
-    public func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems {
-        try database.transaction { session in
+    public func recordSeen(by source: SourceIdentity, items: [Item], at date: Date) throws(SourceError) -> SeenItems {
+        let itemIDs = items.map(\.id)
+        return try database.transaction { session in
             let hasHistory = try session.rows("""
                 SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint))
                 """).first?[0].decode(Bool.self) ?? false

@@ -18,6 +18,7 @@ extension AppDatabase {
             try db.execute(sql: Schema.v4HistorySourceKeys)
         }
         migrator.registerMigration("v5-seen-batches") { db in try db.execute(sql: Schema.v5SeenBatches) }
+        migrator.registerMigration("v6-archive") { db in try db.execute(sql: Schema.v6Archive) }
         return migrator
     }
 

@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 
 /// The item history (`seen_item`: the source's key in `history_source`, item id, first seen time) behind `--new`,
-/// and the digests of large batches recorded whole (`SeenBatches`).
+/// the digests of large batches recorded whole (`SeenBatches`), and the archive of the items themselves
+/// (`ArchiveWriter`), written in the same transaction.
 public struct SQLiteSeenItemsRepository: Sendable {
     private let database: AppDatabase
 
@@ -13,8 +14,9 @@ public struct SQLiteSeenItemsRepository: Sendable {
 }
 
 extension SQLiteSeenItemsRepository: SeenItemsRepository {
-    public func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems {
+    public func recordSeen(by source: SourceIdentity, items: [Item], at date: Date) throws(SourceError) -> SeenItems {
         try database.write { db in
+            try ArchiveWriter.archive(items, of: source, at: date, in: db)
             let known = try HistorySources.key(of: source, in: db)
             let hasHistory = try known.flatMap {
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_key = ?)", arguments: [$0])
@@ -28,7 +30,7 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
                     INSERT OR IGNORE INTO seen_item (source_key, item_id, first_seen_at)
                     SELECT ?, value, ? FROM json_each(?) RETURNING item_id
                     """,
-                arguments: [key, date.timeIntervalSince1970, Self.jsonArray(itemIDs)])
+                arguments: [key, date.timeIntervalSince1970, Self.jsonArray(items.map(\.id))])
             return SeenItems(unseen: unseen, isFirstRun: !hasHistory)
         }
     }
@@ -39,13 +41,15 @@ extension SQLiteSeenItemsRepository: SeenItemsRepository {
                 INSERT OR IGNORE INTO seen_item (source_key, item_id, first_seen_at)
                 SELECT ?, value, ? FROM json_each(?)
                 """)
-            for batch in batches where !batch.itemIDs.isEmpty {
+            for batch in batches where !batch.items.isEmpty {
+                try ArchiveWriter.archive(batch.items, of: batch.source, at: date, in: db)
                 let key = try HistorySources.makeKey(of: batch.source, in: db)
+                let itemIDs = batch.itemIDs
                 // A large batch recorded whole before (the same items read again) is known by its digest.
-                let digest = batch.itemIDs.count >= SeenBatches.minimumCount ? SeenBatches.digest(of: batch.itemIDs) : nil
+                let digest = itemIDs.count >= SeenBatches.minimumCount ? SeenBatches.digest(of: itemIDs) : nil
                 if let digest, try SeenBatches.isRecorded(digest, key: key, in: db) { continue }
                 // In key order: each id lands next to the last one in the table's B-tree instead of anywhere.
-                try insert.execute(arguments: [key, date.timeIntervalSince1970, Self.jsonArray(batch.itemIDs.sorted())])
+                try insert.execute(arguments: [key, date.timeIntervalSince1970, Self.jsonArray(itemIDs.sorted())])
                 if let digest { try SeenBatches.record(digest, key: key, in: db) }
             }
         }

@@ -6,7 +6,7 @@ import Testing
 
 /// A history that cannot be reached (the shared database went away mid-run).
 private struct UnreachableHistory: SeenItemsRepository {
-    func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems {
+    func recordSeen(by source: SourceIdentity, items: [Item], at date: Date) throws(SourceError) -> SeenItems {
         throw SourceError(.network, "cannot connect to the store postgres://aggregate:***@db:5432/aggregate")
     }
 

@@ -51,24 +51,30 @@ public struct SeenItems: Sendable, Hashable {
     }
 }
 
-/// The history of every item each source delivered (`--new`: "new since last run").
+/// The history of every item each source delivered (`--new`: "new since last run"), and with it the archive
+/// (`ItemArchiveRepository`): each call records the items in both, in one transaction, so an item is never new
+/// to the history but missing from the archive, or the reverse.
 public protocol SeenItemsRepository: Sendable {
-    /// Records `itemIDs` as seen by `source` (keeping the first time each was seen) and tells which were new.
-    func recordSeen(by source: SourceIdentity, itemIDs: [String], at date: Date) throws(SourceError) -> SeenItems
+    /// Records `items` as seen by `source` (keeping the first time each was seen), archives them, and tells which
+    /// were new.
+    func recordSeen(by source: SourceIdentity, items: [Item], at date: Date) throws(SourceError) -> SeenItems
 
-    /// Records each batch's ids as `recordSeen` does, without telling anything back: cheaper, for runs that
-    /// print every item anyway. All of them in one transaction: a run of many small sources records them
-    /// together (one commit each was most of what the history cost a run of 1,000 feeds).
+    /// Records each batch as `recordSeen` does, without telling anything back: cheaper, for runs that print every
+    /// item anyway. All of them in one transaction: a run of many small sources records them together (one
+    /// commit each was most of what the history cost a run of 1,000 feeds).
     func markSeen(_ batches: [SeenBatch], at date: Date) throws(SourceError)
 }
 
-/// Item ids one source delivered, for `SeenItemsRepository.markSeen`.
+/// Items one source delivered, for `SeenItemsRepository.markSeen`.
 public struct SeenBatch: Sendable, Hashable {
     public var source: SourceIdentity
-    public var itemIDs: [String]
+    public var items: [Item]
 
-    public init(source: SourceIdentity, itemIDs: [String]) {
+    public init(source: SourceIdentity, items: [Item]) {
         self.source = source
-        self.itemIDs = itemIDs
+        self.items = items
     }
+
+    /// The items' ids, in order.
+    public var itemIDs: [String] { items.map(\.id) }
 }

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Every item a run saw, kept in the store (`archive_item`): written with the item history, in the same
+/// transaction (`SeenItemsRepository`), so an item is in the archive exactly when the history knows it; read by
+/// `aggregate search`, `serve`'s `/api/items` and the reader APIs; pruned by its retention.
+public protocol ItemArchiveRepository: Sendable {
+    /// One page of the items `query` selects, in its order.
+    func items(_ query: ArchiveQuery) throws(SourceError) -> ArchivePage
+    /// The items with these archive ids, in the order given (an id the archive lacks is left out).
+    func items(withIDs ids: [Int64]) throws(SourceError) -> [ArchivedItem]
+    /// Marks the items with `ids` read or unread, starred or not (nil leaves that state as it is).
+    /// - Returns: how many items changed.
+    func setState(of ids: [Int64], read: Bool?, starred: Bool?, at date: Date) throws(SourceError) -> Int
+    /// Marks read every unread item `query` selects, whatever its limit, cursor and order (a reader app's "mark
+    /// all as read").
+    /// - Returns: how many items changed.
+    func markAllRead(_ query: ArchiveQuery, at date: Date) throws(SourceError) -> Int
+    /// Per source id (sorted), what the archive holds.
+    func stats() throws(SourceError) -> [ArchiveStats]
+    /// Removes what `retention` no longer keeps (`retention(sourceID)` for each source id stored), in small
+    /// transactions, so a run writing meanwhile waits for one of them at most.
+    /// - Returns: how many items were removed.
+    func prune(retention: @Sendable (_ sourceID: String) -> ArchiveRetention, now: Date) throws(SourceError) -> Int
+}
+
+/// An item as the archive keeps it.
+public struct ArchivedItem: Sendable, Hashable {
+    /// The archive's own id: stable, never reused, what the reader APIs call an item.
+    public var archiveID: Int64
+    public var sourceID: String
+    public var item: Item
+    public var firstSeenAt: Date
+    public var lastSeenAt: Date
+    public var readAt: Date?
+    public var starredAt: Date?
+    /// With a full-text query: the best matching passage, matches between `ArchivedItem.highlight` marks.
+    public var snippet: String?
+
+    /// The marks around a match in `snippet`: U+0002 (start of text) and U+0003 (end of text), which no item
+    /// text contains, so a renderer can highlight them its own way.
+    public static let highlight = (start: "\u{2}", end: "\u{3}")
+
+    public init(
+        archiveID: Int64, sourceID: String, item: Item, firstSeenAt: Date, lastSeenAt: Date, readAt: Date? = nil,
+        starredAt: Date? = nil, snippet: String? = nil
+    ) {
+        self.archiveID = archiveID
+        self.sourceID = sourceID
+        self.item = item
+        self.firstSeenAt = firstSeenAt
+        self.lastSeenAt = lastSeenAt
+        self.readAt = readAt
+        self.starredAt = starredAt
+        self.snippet = snippet
+    }
+
+    /// The date the archive sorts by: the item's own, else when it was first seen.
+    public var sortDate: Date { item.date ?? firstSeenAt }
+}
+
+/// What to read from the archive.
+public struct ArchiveQuery: Sendable, Hashable {
+    public enum Order: String, Sendable, Hashable, CaseIterable {
+        /// Best match first (with `text`; without one, as `newest`).
+        case relevance
+        /// The newest first (`ArchivedItem.sortDate`, then the newest archive id).
+        case newest
+        /// The oldest first.
+        case oldest
+        /// By archive id, the lowest first (the order items were archived in: the Fever API's `since_id`).
+        case archiveID
+        /// By archive id, the highest first (the Fever API's `max_id`).
+        case archiveIDDescending
+    }
+
+    public var text: SearchQuery?
+    /// Only these source ids (nil: every source the archive holds).
+    public var sourceIDs: [String]?
+    public var kinds: Set<ItemKind>?
+    /// Only items whose `sortDate` is after `since` / not after `until`.
+    public var since: Date?
+    public var until: Date?
+    /// Only read (true) or unread (false) items; only starred (true) or not starred (false) ones.
+    public var read: Bool?
+    public var starred: Bool?
+    /// Only items whose archive id is above `afterArchiveID` / below `beforeArchiveID`.
+    public var afterArchiveID: Int64?
+    public var beforeArchiveID: Int64?
+    public var order: Order
+    /// At most this many, and where the previous page ended.
+    public var limit: Int
+    public var after: ArchiveCursor?
+
+    /// The most items one page may hold.
+    public static let maxLimit = 1_000
+
+    public init(
+        text: SearchQuery? = nil, sourceIDs: [String]? = nil, kinds: Set<ItemKind>? = nil, since: Date? = nil,
+        until: Date? = nil, read: Bool? = nil, starred: Bool? = nil, afterArchiveID: Int64? = nil,
+        beforeArchiveID: Int64? = nil, order: Order? = nil, limit: Int = 50, after: ArchiveCursor? = nil
+    ) {
+        self.afterArchiveID = afterArchiveID
+        self.beforeArchiveID = beforeArchiveID
+        self.text = text
+        self.sourceIDs = sourceIDs
+        self.kinds = kinds
+        self.since = since
+        self.until = until
+        self.read = read
+        self.starred = starred
+        self.order = order ?? (text == nil ? .newest : .relevance)
+        self.limit = min(max(1, limit), Self.maxLimit)
+        self.after = after
+    }
+
+    /// The order actually used: relevance needs a text to rank by.
+    public var effectiveOrder: Order { order == .relevance && text == nil ? .newest : order }
+}
+
+/// Where a page of the archive ended (opaque to users: `text` and `init?(_:)` round-trip it).
+public struct ArchiveCursor: Sendable, Hashable {
+    /// The last item's sort key (its `sortDate` in seconds, its rank, or its archive id) and archive id.
+    public var key: Double
+    public var archiveID: Int64
+
+    public init(key: Double, archiveID: Int64) {
+        self.key = key
+        self.archiveID = archiveID
+    }
+
+    /// `a1.<key bits in hex>.<id>`: exact (the key's bits, not a rounded decimal).
+    public var text: String {
+        "a1." + String(key.bitPattern, radix: 16) + "." + String(archiveID)
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "a1", let bits = UInt64(parts[1], radix: 16), let id = Int64(parts[2]) else {
+            return nil
+        }
+        let key = Double(bitPattern: bits)
+        guard key.isFinite else { return nil }
+        self.init(key: key, archiveID: id)
+    }
+}
+
+/// One page of the archive.
+public struct ArchivePage: Sendable, Hashable {
+    public var items: [ArchivedItem]
+    /// Where the next page starts; nil on the last.
+    public var next: ArchiveCursor?
+
+    public init(items: [ArchivedItem], next: ArchiveCursor?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// How long the archive keeps a source's items: those first seen more than `days` ago go, and past
+/// `maxItemsPerSource` the oldest go. Starred items stay whatever their age (a reader app's saved items).
+public struct ArchiveRetention: Sendable, Hashable {
+    public var days: Int
+    public var maxItemsPerSource: Int
+
+    public static let `default` = ArchiveRetention(days: 90, maxItemsPerSource: 10_000)
+
+    public init(days: Int, maxItemsPerSource: Int) {
+        self.days = days
+        self.maxItemsPerSource = maxItemsPerSource
+    }
+}
+
+/// What the archive holds of one source id.
+public struct ArchiveStats: Sendable, Hashable {
+    public var sourceID: String
+    public var items: Int
+    public var unread: Int
+    public var starred: Int
+    public var oldestFirstSeen: Date?
+    public var newestFirstSeen: Date?
+
+    public init(sourceID: String, items: Int, unread: Int, starred: Int, oldestFirstSeen: Date?, newestFirstSeen: Date?) {
+        self.sourceID = sourceID
+        self.items = items
+        self.unread = unread
+        self.starred = starred
+        self.oldestFirstSeen = oldestFirstSeen
+        self.newestFirstSeen = newestFirstSeen
+    }
+}

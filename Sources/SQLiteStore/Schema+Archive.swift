@@ -1,0 +1,57 @@
+extension Schema {
+    /// The item archive (`ItemArchiveRepository`): every item a run saw, with its source identity
+    /// (`archive_source`, apart from the history's keys, so clearing the history keeps the archive), the reader
+    /// state (read, starred), and an FTS5 index over its text kept by triggers. `id` is AUTOINCREMENT: an archive
+    /// id is never reused, as reader apps remember them. The index's trigger on update fires only when the text
+    /// changed, so a run that sees an item again rewrites its row without touching the index.
+    /// Added to every store, new or old: `current` stays what v4 left.
+    static let v6Archive = """
+        CREATE TABLE archive_source (
+            key INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_id TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            UNIQUE (source_id, fingerprint)
+        );
+        CREATE TABLE archive_item (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_key INTEGER NOT NULL,
+            item_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            subtitle TEXT,
+            url TEXT,
+            body TEXT NOT NULL,
+            date REAL,
+            sort_date REAL NOT NULL,
+            fields BLOB NOT NULL,
+            first_seen_at REAL NOT NULL,
+            last_seen_at REAL NOT NULL,
+            read_at REAL,
+            starred_at REAL,
+            UNIQUE (source_key, item_id)
+        );
+        CREATE INDEX archive_item_sort ON archive_item(sort_date, id);
+        CREATE INDEX archive_item_source_seen ON archive_item(source_key, first_seen_at);
+        CREATE VIRTUAL TABLE archive_fts USING fts5(
+            title, subtitle, body, url,
+            content = 'archive_item', content_rowid = 'id', tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER archive_item_inserted AFTER INSERT ON archive_item BEGIN
+            INSERT INTO archive_fts (rowid, title, subtitle, body, url)
+                VALUES (new.id, new.title, new.subtitle, new.body, new.url);
+        END;
+        CREATE TRIGGER archive_item_deleted AFTER DELETE ON archive_item BEGIN
+            INSERT INTO archive_fts (archive_fts, rowid, title, subtitle, body, url)
+                VALUES ('delete', old.id, old.title, old.subtitle, old.body, old.url);
+        END;
+        CREATE TRIGGER archive_item_changed AFTER UPDATE OF title, subtitle, body, url ON archive_item
+        WHEN old.title IS NOT new.title OR old.subtitle IS NOT new.subtitle OR old.body IS NOT new.body
+            OR old.url IS NOT new.url
+        BEGIN
+            INSERT INTO archive_fts (archive_fts, rowid, title, subtitle, body, url)
+                VALUES ('delete', old.id, old.title, old.subtitle, old.body, old.url);
+            INSERT INTO archive_fts (rowid, title, subtitle, body, url)
+                VALUES (new.id, new.title, new.subtitle, new.body, new.url);
+        END;
+        """
+}
