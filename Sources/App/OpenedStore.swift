@@ -12,9 +12,8 @@ struct OpenedStore: Sendable {
     var responses: any ResponseCacheStore
     var snapshots: any SourceSnapshotRepository
     var history: any SeenItemsRepository
-    /// Every item the history recorded, searchable (`aggregate search`, serve's `/api/items`); nil where the store
-    /// has none yet (PostgreSQL).
-    var archive: (any ItemArchiveRepository)?
+    /// Every item the history recorded, searchable (`aggregate search`, serve's `/api/items`, the reader APIs).
+    var archive: any ItemArchiveRepository
     var queries: @Sendable (_ source: SourceIdentity) -> any MoviesQueriesRepository
     /// The recent queries of every configuration of a source id (its identity cannot be known).
     var queriesOfAnyConfiguration: @Sendable (_ id: String, _ maxCount: Int) throws(SourceError) -> [String]
@@ -54,7 +53,7 @@ struct OpenedStore: Sendable {
             responses: PostgresResponseCacheStore(database: database),
             snapshots: PostgresSourceSnapshotRepository(database: database),
             history: PostgresSeenItemsRepository(database: database),
-            archive: nil,
+            archive: PostgresItemArchive(database: database),
             queries: { PostgresMoviesQueriesRepository(database: database, source: $0) },
             queriesOfAnyConfiguration: { id, maxCount throws(SourceError) in
                 try PostgresMoviesQueriesRepository.recentQueries(database: database, anyConfigurationOf: id, maxCount: maxCount)

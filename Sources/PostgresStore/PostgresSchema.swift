@@ -146,6 +146,7 @@ enum PostgresSchema {
             END $$
             """,
         ]),
+        ("v6-archive", PostgresArchiveSchema.statements),
     ]
 
     /// Applies the migrations the database lacks.

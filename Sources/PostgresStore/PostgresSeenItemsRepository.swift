@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// The item history (`seen_item`) behind `--new`, shared by every process: an id is inserted once
 /// (`ON CONFLICT DO NOTHING … RETURNING`), so of several processes recording the same new item at once exactly
-/// one is told it is new. That is what makes `--new` announce each item once across machines.
+/// one is told it is new. That is what makes `--new` announce each item once across machines. The items themselves
+/// go into the archive in the same transaction (`PostgresArchiveWriter`).
 public struct PostgresSeenItemsRepository: Sendable {
     private let database: PostgresStoreDatabase
 
@@ -17,6 +18,7 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
     public func recordSeen(by source: SourceIdentity, items: [Item], at date: Date) throws(SourceError) -> SeenItems {
         let itemIDs = items.map(\.id)
         return try database.transaction { session in
+            try PostgresArchiveWriter.archive([SeenBatch(source: source, items: items)], at: date, in: session)
             let hasHistory = try session.rows("""
                 SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint))
                 """).first?[0].decode(Bool.self) ?? false
@@ -39,7 +41,8 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
             itemIDs.append(contentsOf: batch.itemIDs)
         }
         guard !itemIDs.isEmpty else { return }
-        try database.withSession { session in
+        try database.transaction { session in
+            try PostgresArchiveWriter.archive(batches, at: date, in: session)
             try session.execute("""
                 INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
                 SELECT DISTINCT source_id, fingerprint, item_id, \(date.timeIntervalSince1970)::double precision

@@ -24,6 +24,7 @@ struct StoreUnderTest: Sendable {
     let responses: any ResponseCacheStore
     let snapshots: any SourceSnapshotRepository
     let history: any SeenItemsRepository
+    let archive: any ItemArchiveRepository
     let outbox: any SinkOutboxRepository
     let queries: @Sendable (SourceIdentity) -> any MoviesQueriesRepository
     let queriesOfAnyConfiguration: @Sendable (String, Int) throws -> [String]
@@ -45,7 +46,7 @@ struct StoreUnderTest: Sendable {
         return StoreUnderTest(
             kind: .sqlite, responses: SQLiteResponseCacheStore(database: database),
             snapshots: SQLiteSourceSnapshotRepository(database: database), history: SQLiteSeenItemsRepository(database: database),
-            outbox: SQLiteSinkOutboxRepository(database: database),
+            archive: SQLiteItemArchive(database: database), outbox: SQLiteSinkOutboxRepository(database: database),
             queries: { SQLiteMoviesQueriesRepository(database: database, source: $0) },
             queriesOfAnyConfiguration: {
                 try SQLiteMoviesQueriesRepository.recentQueries(database: database, anyConfigurationOf: $0, maxCount: $1)
@@ -58,7 +59,8 @@ struct StoreUnderTest: Sendable {
         return StoreUnderTest(
             kind: .postgres, responses: PostgresResponseCacheStore(database: database),
             snapshots: PostgresSourceSnapshotRepository(database: database),
-            history: PostgresSeenItemsRepository(database: database), outbox: PostgresSinkOutboxRepository(database: database),
+            history: PostgresSeenItemsRepository(database: database), archive: PostgresItemArchive(database: database),
+            outbox: PostgresSinkOutboxRepository(database: database),
             queries: { PostgresMoviesQueriesRepository(database: database, source: $0) },
             queriesOfAnyConfiguration: {
                 try PostgresMoviesQueriesRepository.recentQueries(database: database, anyConfigurationOf: $0, maxCount: $1)

@@ -1,12 +1,11 @@
 import Domain
 import Foundation
-import GRDB
 import ProviderTesting
-import SQLiteStore
 import Testing
 
-@Suite("The item archive on SQLite: written with the history, searched, paged and pruned")
-struct ItemArchiveTests {
+/// Run against both stores: the same answers from SQLite's FTS5 and PostgreSQL's tsvector.
+@Suite("The item archive: written with the history, searched, paged, marked and pruned")
+struct ArchiveContractTests {
     static let day: TimeInterval = 86_400
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -15,12 +14,12 @@ struct ItemArchiveTests {
              fields: ["summary": .string(summary), "tags": ["news"]])
     }
 
-    @Test("every item recorded in the history is in the archive with its fields, first and last seen")
-    func writtenWithHistory() async throws {
+    @Test("every item recorded in the history is in the archive with its fields, first and last seen", arguments: StoreKind.available)
+    func writtenWithHistory(kind: StoreKind) async throws {
+        let store = try await StoreUnderTest.make(kind)
         let (page, stats) = try await blocking {
-            let database = try ScratchDirectory.Folder("archive").open()
-            let history = SQLiteSeenItemsRepository(database: database)
-            let archive = SQLiteItemArchive(database: database)
+            let history = store.history
+            let archive = store.archive
             _ = try history.recordSeen(by: .testing("news"), items: [Self.entry("1", "Swift on the server")], at: Self.start)
             try history.markSeen([SeenBatch(source: .testing("news"), items: [
                 Self.entry("1", "Swift on the server, updated"), Self.entry("2", "Rust and <b>WebAssembly</b>", summary: "<p>wasm &amp; more</p>"),
@@ -36,11 +35,11 @@ struct ItemArchiveTests {
                                        newestFirstSeen: Self.start.addingTimeInterval(60))])
     }
 
-    @Test("full-text search: stems, phrases, prefixes, OR, exclusions, markup ignored, title ranked first, snippets marked")
-    func search() async throws {
+    @Test("full-text search: stems, phrases, prefixes, OR, exclusions, markup ignored, title ranked first, snippets marked", arguments: StoreKind.available)
+    func search(kind: StoreKind) async throws {
+        let store = try await StoreUnderTest.make(kind)
         let results = try await blocking { () -> [String: [String]] in
-            let database = try ScratchDirectory.Folder("archive").open()
-            let history = SQLiteSeenItemsRepository(database: database)
+            let history = store.history
             try history.markSeen([SeenBatch(source: .testing("news"), items: [
                 Self.entry("parse", "Parsing feeds quickly"),
                 Self.entry("body", "Weekly notes", summary: "<p>We <em>parse</em> RSS &amp; Atom on the server side</p>"),
@@ -48,7 +47,7 @@ struct ItemArchiveTests {
                 Self.entry("ios", "Swift on iOS"),
                 Self.entry("server", "Swift server side"),
             ])], at: Self.start)
-            let archive = SQLiteItemArchive(database: database)
+            let archive = store.archive
             var results: [String: [String]] = [:]
             for text in ["parse", "\"server side\"", "webassem*", "wasm OR ios", "swift -ios", "em", "nothing-here"] {
                 results[text] = try archive.items(ArchiveQuery(text: SearchQuery(text))).items.map(\.item.id)
@@ -67,18 +66,18 @@ struct ItemArchiveTests {
         #expect(results["snippet"]?.first?.contains("\u{2}Atom\u{3}") == true, "\(results["snippet"] ?? [])")
     }
 
-    @Test("pages by cursor cover every match once, newest first, with filters by source, kind and date")
-    func paging() async throws {
+    @Test("pages by cursor cover every match once, newest first, with filters by source, kind and date", arguments: StoreKind.available)
+    func paging(kind: StoreKind) async throws {
+        let store = try await StoreUnderTest.make(kind)
         let (pages, filtered, sinceCount) = try await blocking { () -> ([[String]], [String], Int) in
-            let database = try ScratchDirectory.Folder("archive").open()
-            let history = SQLiteSeenItemsRepository(database: database)
+            let history = store.history
             let same = Self.start
             // Equal dates: the archive id breaks the tie, so no item is skipped or repeated across pages.
             try history.markSeen([
                 SeenBatch(source: .testing("a"), items: (0..<25).map { Self.entry("a\($0)", "common \($0)", date: $0 < 10 ? same : same.addingTimeInterval(Double($0))) }),
                 SeenBatch(source: .testing("b"), items: [Item(kind: .record, id: "b0", title: "common record")]),
             ], at: Self.start)
-            let archive = SQLiteItemArchive(database: database)
+            let archive = store.archive
             var pages: [[String]] = []
             var cursor: ArchiveCursor?
             repeat {
@@ -98,16 +97,16 @@ struct ItemArchiveTests {
         #expect(sinceCount == 4)
     }
 
-    @Test("pruning keeps each source's retention, starred items stay, and ids are never reused")
-    func prune() async throws {
+    @Test("pruning keeps each source's retention, starred items stay, and ids are never reused", arguments: StoreKind.available)
+    func prune(kind: StoreKind) async throws {
+        let store = try await StoreUnderTest.make(kind)
         let (removed, left, newID, maxBefore) = try await blocking { () -> (Int, [String: Int], Int64, Int64) in
-            let database = try ScratchDirectory.Folder("archive").open()
-            let history = SQLiteSeenItemsRepository(database: database)
+            let history = store.history
             try history.markSeen([SeenBatch(source: .testing("old"), items: (0..<5).map { Self.entry("o\($0)", "old \($0)") })],
                                  at: Self.start.addingTimeInterval(-40 * Self.day))
             try history.markSeen([SeenBatch(source: .testing("big"), items: (0..<30).map { Self.entry("b\($0)", "big \($0)") })],
                                  at: Self.start)
-            let archive = SQLiteItemArchive(database: database)
+            let archive = store.archive
             let maxBefore = try archive.items(ArchiveQuery(order: .newest, limit: 1)).items[0].archiveID
             let removed = try archive.prune(retention: { id in
                 id == "old" ? ArchiveRetention(days: 30, maxItemsPerSource: 100) : ArchiveRetention(days: 90, maxItemsPerSource: 10)
@@ -123,15 +122,15 @@ struct ItemArchiveTests {
         #expect(newID > maxBefore)
     }
 
-    @Test("reader state: read and starred set and cleared by id, mark-all-read by query, counted once; by-id reads keep order")
-    func readerState() async throws {
+    @Test("reader state: read and starred set and cleared by id, mark-all-read by query, counted once; by-id reads keep order", arguments: StoreKind.available)
+    func readerState(kind: StoreKind) async throws {
+        let store = try await StoreUnderTest.make(kind)
         let result = try await blocking { () -> (Int, Int, Int, Int, [String], [ArchiveStats], [String], [String]) in
-            let database = try ScratchDirectory.Folder("archive").open()
-            let history = SQLiteSeenItemsRepository(database: database)
+            let history = store.history
             try history.markSeen([SeenBatch(source: .testing("a"), items: (0..<4).map { Self.entry("a\($0)", "a \($0)") }),
                                   SeenBatch(source: .testing("b"), items: (0..<3).map { Self.entry("b\($0)", "b \($0)") })],
                                  at: Self.start)
-            let archive = SQLiteItemArchive(database: database)
+            let archive = store.archive
             let ids = try archive.items(ArchiveQuery(order: .archiveID, limit: 100)).items.map(\.archiveID)
             let read = try archive.setState(of: [ids[0], ids[1]], read: true, starred: nil, at: Self.start)
             let again = try archive.setState(of: [ids[0], ids[1]], read: true, starred: nil, at: Self.start)

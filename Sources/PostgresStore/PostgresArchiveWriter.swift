@@ -1,0 +1,52 @@
+import Domain
+import Foundation
+import PostgresNIO
+import StoreSupport
+
+/// Writes items into the archive inside the item history's transaction (`PostgresSeenItemsRepository`): one
+/// statement for every source of a batch, its rows as one JSON array (`json_to_recordset`), so a null subtitle,
+/// URL or date stays null. An item seen before keeps its archive id, first-seen time and reader state.
+enum PostgresArchiveWriter {
+    static func archive(_ batches: [SeenBatch], at date: Date, in session: PostgresSession) throws {
+        guard batches.contains(where: { !$0.items.isEmpty }) else { return }
+        let seen = date.timeIntervalSince1970
+        var rows = JSONWriter(capacity: batches.reduce(0) { $0 + $1.items.count } * 512)
+        rows.beginArray()
+        var order = 0
+        for batch in batches {
+            for item in batch.items {
+                order += 1
+                rows.beginObject()
+                rows.key("o"); rows.int(order)
+                rows.key("source_id"); rows.string(batch.source.id)
+                rows.key("fingerprint"); rows.string(batch.source.fingerprint)
+                rows.key("item_id"); rows.string(item.id)
+                rows.key("kind"); rows.string(item.kind.rawValue)
+                rows.key("title"); rows.string(item.title)
+                rows.key("subtitle"); rows.string(item.subtitle)
+                rows.key("url"); rows.string(item.url?.absoluteString)
+                rows.key("body"); rows.string(ArchiveText.body(of: item))
+                rows.key("date")
+                if let itemDate = item.date { rows.double(itemDate.timeIntervalSince1970) } else { rows.null() }
+                rows.key("fields"); rows.string(String(decoding: ArchiveText.encode(item.fields), as: UTF8.self))
+                rows.endObject()
+            }
+        }
+        rows.endArray()
+        // The last of an id repeated in the batch wins (a statement may change a row once only).
+        try session.execute("""
+            INSERT INTO archive_item (source_id, fingerprint, item_id, kind, title, subtitle, url, body, date, sort_date,
+                                      fields, first_seen_at, last_seen_at)
+            SELECT DISTINCT ON (source_id, fingerprint, item_id)
+                   source_id, fingerprint, item_id, kind, title, subtitle, url, body, date, coalesce(date, \(seen)::double precision),
+                   fields, \(seen)::double precision, \(seen)::double precision
+            FROM json_to_recordset(\(rows.text)::json) AS row(o integer, source_id text, fingerprint text, item_id text,
+                 kind text, title text, subtitle text, url text, body text, date double precision, fields text)
+            ORDER BY source_id, fingerprint, item_id, o DESC
+            ON CONFLICT (source_id, fingerprint, item_id) DO UPDATE SET
+                kind = excluded.kind, title = excluded.title, subtitle = excluded.subtitle, url = excluded.url,
+                body = excluded.body, date = excluded.date, sort_date = coalesce(excluded.date, archive_item.first_seen_at),
+                fields = excluded.fields, last_seen_at = excluded.last_seen_at
+            """)
+    }
+}
