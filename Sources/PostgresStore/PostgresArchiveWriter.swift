@@ -5,8 +5,11 @@ import StoreSupport
 
 /// Writes items into the archive inside the item history's transaction (`PostgresSeenItemsRepository`): one
 /// statement for every source of a batch, its rows as one JSON array (`json_to_recordset`), so a null subtitle,
-/// URL or date stays null. An item seen before keeps its archive id, first-seen time and reader state.
+/// URL or date stays null. An item seen before keeps its archive id, first-seen time and reader state; seen again
+/// unchanged, its row is rewritten only when its `last_seen_at` is older than `lastSeenResolution` (as on SQLite).
 enum PostgresArchiveWriter {
+    static let lastSeenResolution: Double = 3_600
+
     static func archive(_ batches: [SeenBatch], at date: Date, in session: PostgresSession) throws {
         guard batches.contains(where: { !$0.items.isEmpty }) else { return }
         let seen = date.timeIntervalSince1970
@@ -47,6 +50,11 @@ enum PostgresArchiveWriter {
                 kind = excluded.kind, title = excluded.title, subtitle = excluded.subtitle, url = excluded.url,
                 body = excluded.body, date = excluded.date, sort_date = coalesce(excluded.date, archive_item.first_seen_at),
                 fields = excluded.fields, last_seen_at = excluded.last_seen_at
+            WHERE archive_item.last_seen_at < excluded.last_seen_at - \(lastSeenResolution)::double precision
+                OR (archive_item.kind, archive_item.title, archive_item.subtitle, archive_item.url, archive_item.body,
+                    archive_item.date, archive_item.fields)
+                   IS DISTINCT FROM (excluded.kind, excluded.title, excluded.subtitle, excluded.url, excluded.body,
+                                     excluded.date, excluded.fields)
             """)
     }
 }

@@ -4,12 +4,19 @@ import GRDB
 import StoreSupport
 
 /// Writes items into the archive (`archive_item`, migration "v6-archive") inside the item history's transaction
-/// (`SQLiteSeenItemsRepository`): a new item is inserted (and indexed by the table's trigger); one seen before
-/// gets its latest content and `last_seen_at`, keeping its archive id, first-seen time and reader state.
+/// (`SQLiteSeenItemsRepository`): a new item is inserted, then the batch's new rows are indexed at once; one seen
+/// before gets its latest content, keeping its archive id, first-seen time and reader state. An item seen again
+/// unchanged is rewritten only when its `last_seen_at` is older than `lastSeenResolution`: a source read every
+/// minute does not rewrite every row every minute.
 enum ArchiveWriter {
+    /// How stale an unchanged item's `last_seen_at` may grow before a run that sees it rewrites the row.
+    static let lastSeenResolution: TimeInterval = 3_600
+
     static func archive(_ items: [Item], of source: SourceIdentity, at date: Date, in db: Database) throws {
         guard !items.isEmpty else { return }
         let key = try sourceKey(of: source, in: db)
+        // AUTOINCREMENT: whatever this batch inserts lies above it (the transaction holds the write lock).
+        let highest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) FROM archive_item")) ?? 0
         let upsert = try db.cachedStatement(sql: """
             INSERT INTO archive_item (source_key, item_id, kind, title, subtitle, url, body, date, sort_date, fields,
                                       first_seen_at, last_seen_at)
@@ -19,6 +26,11 @@ enum ArchiveWriter {
                 body = excluded.body, date = excluded.date,
                 sort_date = coalesce(excluded.date, archive_item.first_seen_at),
                 fields = excluded.fields, last_seen_at = excluded.last_seen_at
+            WHERE archive_item.last_seen_at < excluded.last_seen_at - \(lastSeenResolution)
+                OR archive_item.title IS NOT excluded.title OR archive_item.subtitle IS NOT excluded.subtitle
+                OR archive_item.url IS NOT excluded.url OR archive_item.body IS NOT excluded.body
+                OR archive_item.date IS NOT excluded.date OR archive_item.fields IS NOT excluded.fields
+                OR archive_item.kind IS NOT excluded.kind
             """)
         let seen = date.timeIntervalSince1970
         for item in items {
@@ -28,6 +40,10 @@ enum ArchiveWriter {
                 ArchiveText.body(of: item), itemDate, itemDate ?? seen, Data(ArchiveText.encode(item.fields)), seen, seen,
             ])
         }
+        try db.cachedStatement(sql: """
+            INSERT INTO archive_fts (rowid, title, subtitle, body, url)
+            SELECT id, title, subtitle, body, url FROM archive_item WHERE id > ?
+            """).execute(arguments: [highest])
     }
 
     /// `source`'s key in `archive_source`, made when it has none.

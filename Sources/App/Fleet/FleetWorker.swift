@@ -83,6 +83,8 @@ public final class FleetWorker: Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
     private let cancellation = CancellationToken()
+    /// Keeps the archive's retention in the background (after runs, at most every few hours).
+    private let pruning = ArchivePruning()
 
     public init(container: AppDIContainer, options: Options, observers: [any FleetObserver] = []) {
         state = Mutex(State(container: container))
@@ -237,17 +239,18 @@ public final class FleetWorker: Sendable {
             state.summary.runs += 1
             state.summary.maxLagSeconds = max(state.summary.maxLagSeconds, claims.map(\.lagSeconds).max() ?? 0)
         }
+        let container = state.withLock { $0.container }
         let handOver: @Sendable (RunOutcome?) -> Void = { [self] outcome in
             state.withLock { state in
                 state.inFlight -= 1
                 state.finished.append(Batch(claims: batch, outcome: outcome))
             }
             wake.signal()
+            pruning.afterRun(in: container, now: Date())
         }
         var request = RunRequest(selection: claims.map(\.id))
         request.claimed = true
         request.markNew = true
-        let container = state.withLock { $0.container }
         do throws(SelectionError) {
             // Collected, not streamed: the items go into the report the fleet's servers show.
             try container.engine.run(request, cancellation: cancellation, output: CollectedOutput(), completion: handOver)

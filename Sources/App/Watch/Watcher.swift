@@ -72,6 +72,7 @@ public final class Watcher: Sendable {
     private let clock: any WatchClock
     private let state: Mutex<State>
     private let newness = ItemNewness()
+    private let pruning = ArchivePruning()
     /// Cancels the runs in flight when the watch stops.
     private let cancellation = CancellationToken()
 
@@ -208,7 +209,7 @@ public final class Watcher: Sendable {
 
     private func finished(_ outcome: RunOutcome) {
         let now = clock.now
-        let (nexts, stopped, wakeAt, generation, stopping) = state.withLock { state in
+        let (nexts, stopped, wakeAt, generation, stopping, container) = state.withLock { state in
             var nexts: [Date?] = []
             for report in outcome.report.sources {
                 state.schedule.finished(report.id, report: report, at: now, random: &state.random)
@@ -219,8 +220,10 @@ public final class Watcher: Sendable {
             var stopped: [@Sendable () -> Void] = []
             if state.isStopping, state.runsInFlight == 0 { swap(&stopped, &state.stopped) }
             state.timerGeneration += 1
-            return (nexts, stopped, state.isStopping ? nil : state.schedule.nextWake, state.timerGeneration, state.isStopping)
+            return (nexts, stopped, state.isStopping ? nil : state.schedule.nextWake, state.timerGeneration, state.isStopping,
+                    state.container)
         }
+        if !stopping { pruning.afterRun(in: container, now: Date()) }
         // A source the watch's own stop cut short (it reports `timeout`) is no news of the source.
         for (report, next) in zip(outcome.report.sources, nexts) where !(stopping && report.status == .timeout) {
             let news = options.items != .all ? NewItems.none : newness.news(

@@ -15,11 +15,12 @@ public enum ArchiveText {
         var text = ""
         let known: Set<String> = [item.title, item.subtitle ?? "", item.id, item.url?.absoluteString ?? ""]
         func add(_ value: JSONValue) {
-            guard text.count < maxBodyLength else { return }
+            guard text.utf8.count < maxBodyLength else { return }
             switch value {
             case .string(let string):
                 guard !known.contains(string), !isDate(string) else { return }
-                let plain = string.contains("<") || string.contains("&") ? stripMarkup(string) : string
+                let plain = string.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") })
+                    ? stripMarkup(string) : string
                 guard !plain.isEmpty else { return }
                 if !text.isEmpty { text += "\n" }
                 text += plain
@@ -30,12 +31,14 @@ public enum ArchiveText {
             }
         }
         for (_, value) in item.fields { add(value) }
-        return text.count > maxBodyLength ? String(text.prefix(maxBodyLength)) : text
+        return text.utf8.count > maxBodyLength ? String(text.prefix(maxBodyLength)) : text
     }
 
     /// An ISO 8601 date-time as fields carry them (`2026-11-20T08:00:00Z`).
     private static func isDate(_ string: String) -> Bool {
-        string.utf8.count <= 40 && string.first?.isNumber == true && ISO8601.date(from: string) != nil
+        let bytes = string.utf8
+        return bytes.count >= 10 && bytes.count <= 40 && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes.first!)
+            && ISO8601.date(from: string) != nil
     }
 
     /// `html` as text: tags dropped (a block-level one leaves a space), the common entities decoded, white
