@@ -256,7 +256,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: [
-            "ProviderTesting", "HTTPClient", "HTTPClientLive", "ProviderKit", "Domain",
+            "ProviderTesting", "HTTPClient", "HTTPClientLive", "ProviderKit", "Domain", "CProcessSpawn",
         ]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",

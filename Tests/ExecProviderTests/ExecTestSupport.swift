@@ -17,10 +17,18 @@ import Darwin
 /// A test's scripts, in a scratch directory of its own (`ScratchDirectory.Folder("exec-tests")`).
 extension ScratchDirectory.Folder {
     /// Writes an executable `/bin/sh` script and returns its name (relative to the directory, with `./`).
+    ///
+    /// Written through a close-on-exec descriptor: a program another test starts meanwhile by a route that
+    /// keeps inherited descriptors (`popen`) would otherwise hold the script open for writing as long as it
+    /// runs, and starting it would fail with "text file busy" for longer than any retry waits.
     @discardableResult
     func script(_ name: String, _ body: String) throws -> String {
         let file = url.appendingPathComponent(name)
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: file)
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: Data("#!/bin/sh\n\(body)\n".utf8))
+        try handle.close()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
         return "./\(name)"
     }
