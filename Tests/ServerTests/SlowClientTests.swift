@@ -33,7 +33,7 @@ struct SlowClientTests {
             #expect(try reply.itemKeys().count == 5)
         }
         for connection in stalled {
-            let answer = await connection.readUntilClosed(within: 60)
+            let answer = await connection.readUntilClosed(within: 300)
             #expect(answer != nil, "a stalled head is closed")
             #expect(String(decoding: answer ?? [], as: UTF8.self).contains("200 OK") == false, "and never answered")
         }
@@ -49,7 +49,7 @@ struct SlowClientTests {
         let harness = try await ServeHarness.start(manifest: Self.manifest, files: Self.files)
         let connection = try RawConnection(port: harness.port)
         connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n")
-        let answer = try #require(await connection.readUntilClosed(within: 60), "the connection is closed")
+        let answer = try #require(await connection.readUntilClosed(within: 300), "the connection is closed")
         let statusLine = String(decoding: answer.prefix(while: { $0 != 13 }), as: UTF8.self)
         #expect(statusLine.hasPrefix("HTTP/1.1 4"), "\(statusLine)")
         #expect(try await harness.request("/healthz").status == 200)
@@ -65,7 +65,7 @@ struct SlowClientTests {
         for connection in idle { connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
         let late = try RawConnection(port: harness.port)
         late.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let answer = try #require(await late.readUntilClosed(within: 60), "answered once the stalled ones timed out")
+        let answer = try #require(await late.readUntilClosed(within: 300), "answered once the stalled ones timed out")
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         _ = idle
         try await harness.stop()
