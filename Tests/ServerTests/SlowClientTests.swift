@@ -52,6 +52,9 @@ struct SlowClientTests {
         let answer = try #require(await connection.readUntilClosed(within: 300), "the connection is closed")
         let statusLine = String(decoding: answer.prefix(while: { $0 != 13 }), as: UTF8.self)
         #expect(statusLine.hasPrefix("HTTP/1.1 4"), "\(statusLine)")
+        // Answered as every refusal is: a JSON error, though the request never reached a route.
+        let text = String(decoding: answer, as: UTF8.self).lowercased()
+        #expect(text.contains("content-type: application/json") && text.contains(#"{"error":{"message":"#), "\(text.prefix(600))")
         #expect(try await harness.request("/healthz").status == 200)
         try await harness.stop()
     }
@@ -69,5 +72,22 @@ struct SlowClientTests {
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         _ = idle
         try await harness.stop()
+    }
+
+    @Test("a method an /api route does not take is a 405 with Allow and a JSON error, not a 404")
+    func methodNotAllowed() async throws {
+        let harness = try await ServeHarness.start(manifest: Self.manifest, files: Self.files)
+        var answers: [String] = []
+        for request in ["DELETE /api/items", "TRACE /api/report?limit=1", "GET /api/sources/notes/refresh", "PUT /api/openapi.json"] {
+            let connection = try RawConnection(port: harness.port)
+            connection.send("\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answers.append(String(decoding: try #require(await connection.readUntilClosed(within: 300)), as: UTF8.self))
+        }
+        try await harness.stop()
+        for (answer, allow) in zip(answers, ["GET, HEAD", "GET, HEAD", "POST", "GET, HEAD"]) {
+            #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("allow: \(allow.lowercased())\r\n"), "\(answer.prefix(300))")
+            #expect(answer.contains(#"{"error":{"message":"#), "\(answer.prefix(300))")
+        }
     }
 }
