@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Hummingbird's channel parts (HTTPRequestPart/HTTPResponsePart), for serve's answer to an unreadable request.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The shared store: PostgreSQL for many processes and machines on one manifest.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation --target ProviderKit`: the provider API's DocC documentation.
@@ -189,6 +191,8 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
@@ -256,7 +260,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         .testTarget(name: "ProviderTestingTests", dependencies: [
-            "ProviderTesting", "HTTPClient", "HTTPClientLive", "ProviderKit", "Domain",
+            "ProviderTesting", "HTTPClient", "HTTPClientLive", "ProviderKit", "Domain", "CProcessSpawn",
         ]),
         .testTarget(name: "OpenWeatherProviderTests", dependencies: [
             "OpenWeatherProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",

@@ -19,6 +19,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 #include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
 
 #include "CLibXML2OnDemand.h"
 #include "CLibraryOnDemand.h"
@@ -31,7 +32,7 @@
     X(htmlReadMemory) X(htmlNodeDump) X(xmlBufferCreate) X(xmlBufferFree) X(xmlBufferContent)                 \
     X(xmlNodeGetContent) X(xmlGetProp) X(xmlReadMemory) X(xmlGetLastError) X(xmlResetLastError)              \
     X(xmlXPathNewContext) X(xmlXPathFreeContext) X(xmlXPathCompile) X(xmlXPathCompiledEval)                   \
-    X(xmlXPathFreeCompExpr) X(xmlXPathFreeObject)
+    X(xmlXPathFreeCompExpr) X(xmlXPathFreeObject) X(xmlXPathFunctionLookup) X(xmlResetError)
 
 AGGREGATE_ON_DEMAND_LIBRARY(xml2, XML_SYMBOLS, "Reading feeds, HTML pages and OPML files", "libxml2", "libxml2.so.2", "libxml2.so");
 #define REAL(name) AGGREGATE_CALL(xml2, name)
@@ -86,6 +87,10 @@ xmlXPathObjectPtr xmlXPathCompiledEval(xmlXPathCompExprPtr compiled, xmlXPathCon
 }
 void xmlXPathFreeCompExpr(xmlXPathCompExprPtr compiled) { REAL(xmlXPathFreeCompExpr)(compiled); }
 void xmlXPathFreeObject(xmlXPathObjectPtr object) { REAL(xmlXPathFreeObject)(object); }
+xmlXPathFunction xmlXPathFunctionLookup(xmlXPathContextPtr context, const xmlChar *name) {
+    return REAL(xmlXPathFunctionLookup)(context, name);
+}
+void xmlResetError(xmlErrorPtr error) { REAL(xmlResetError)(error); }
 
 static void free_with_library(void *pointer) {
     (*(xmlFreeFunc *)aggregate_library_symbol(&xml2, index_xmlFree))(pointer);

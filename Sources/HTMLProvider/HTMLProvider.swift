@@ -17,8 +17,10 @@ import ProviderKit
 /// them. A page that fails is a warning naming it while the others still count; a page where `items` matches
 /// nothing is a warning too (the page has changed), never a quiet empty result.
 ///
-/// Every expression is compiled when the manifest is loaded: a bad one is a manifest error naming its option
-/// and libxml2's reason.
+/// Every expression is compiled and tried on an empty page when the manifest is loaded: a bad one (syntax, an
+/// unknown function, an `items` that gives no node set) is a manifest error naming its option and libxml2's
+/// reason. What only a real page reveals is reported by the run: an `items` that libxml2 cannot evaluate there
+/// fails the source; a field that fails on some items is one warning per page naming the field and the reason.
 public struct HTMLProvider: Provider {
     public static let defaultMaxItemsPerPage = 50
 
@@ -52,14 +54,14 @@ public struct HTMLProvider: Provider {
         let reader = OptionsReader(configuration, specs: options)
         let locations = DocumentLocations.read(reader, noun: "page")
         let items = reader.require("items", as: String.self)
-        if let items { check(items, at: "items", reader) }
+        if let items { check(items, at: "items", selectsNodes: true, reader) }
         var fields: [HTMLExtraction.Field: String] = [:]
         for (key, expression) in reader.value("fields", as: [String: String].self) ?? [:] {
             guard let field = HTMLExtraction.Field(rawValue: key) else {
                 reader.problem("fields.\(key)", "unknown field; expected one of \(Self.fieldNames.joined(separator: ", "))")
                 continue
             }
-            check(expression, at: "fields.\(key)", reader)
+            check(expression, at: "fields.\(key)", selectsNodes: false, reader)
             fields[field] = expression
         }
         let dateFormat = reader.value("dateFormat", as: String.self)
@@ -83,12 +85,13 @@ public struct HTMLProvider: Provider {
             })
     }
 
-    /// Compiles an expression as the page reader will, so a typo is a manifest error, not a failing run.
-    private func check(_ expression: String, at key: String, _ reader: OptionsReader) {
+    /// Compiles an expression as the page reader will and evaluates it on an empty page, so a typo (in the
+    /// syntax or a function's name) is a manifest error, not a failing run or a quietly empty field.
+    private func check(_ expression: String, at key: String, selectsNodes: Bool, _ reader: OptionsReader) {
         if expression.trimmingCharacters(in: .whitespaces).isEmpty {
             reader.problem(key, "an XPath expression cannot be empty")
-        } else if let error = XPathSyntax.problem(in: expression) {
-            reader.problem(key, "not a valid XPath 1.0 expression: \(error) in '\(expression)'")
+        } else if let problem = XPathSyntax.check(expression, selectsNodes: selectsNodes) {
+            reader.problem(key, "\(problem) in '\(expression)'")
         }
     }
 }

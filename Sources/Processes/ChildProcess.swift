@@ -34,8 +34,16 @@ enum ChildProcess {
     /// A failed system call, as its errno value.
     struct Failure: Error, Equatable {
         var code: Int32
+        /// How many starts were tried (more than one only for a busy file, which is tried again).
+        var tries = 1
 
-        var message: String { String(cString: strerror(code)) }
+        var message: String {
+            let reason = String(cString: strerror(code))
+            guard code == ETXTBSY else { return reason }
+            return tries > 1
+                ? "\(reason) (tried \(tries) times: something still holds the file open for writing)"
+                : "\(reason) (something holds the file open for writing)"
+        }
     }
 
     /// Becomes the reaper of its descendants' orphans once per process (`aggregate_adopt_orphans`): what a
@@ -60,8 +68,10 @@ enum ChildProcess {
 
     /// How many times, and after how long, a start that failed with ETXTBSY is tried again: exec fails with
     /// "text file busy" while any process (a fork of ours or another program's) still holds the script open
-    /// for writing, as happens when a script is written just before it is run. The window is milliseconds.
-    static let busyRetryDelays: [Double] = [0.04, 0.08, 0.16, 0.32]
+    /// for writing, as happens when a script is written just before it is run. The window is milliseconds on
+    /// an idle machine; on a loaded one a concurrent spawn's child may wait that long for a CPU before it
+    /// closes its copy, so the waits grow to about 3 s in all before the start fails.
+    static let busyRetryDelays: [Double] = [0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.5]
 
     /// Starts the program and returns its pid, which is also its process group's id.
     ///
@@ -72,7 +82,9 @@ enum ChildProcess {
         let argv = [launch.executable] + launch.arguments
         let environment = launch.environment.map { "\($0.key)=\($0.value)" }
         var retries = busyRetryDelays[...]
+        var tries = 0
         while true {
+            tries += 1
             var pid: pid_t = 0
             let code = withCStrings(argv) { argv in
                 withCStrings(environment) { environment in
@@ -83,7 +95,7 @@ enum ChildProcess {
             }
             if code == 0 { return .success(pid) }
             guard code == ETXTBSY, let delay = retries.popFirst(), waitBeforeRetry(delay) else {
-                return .failure(Failure(code: code))
+                return .failure(Failure(code: code, tries: tries))
             }
         }
     }

@@ -42,6 +42,10 @@ public final class LiveProcess: Sendable {
     }
 
     /// Starts `executable`; its stdin is /dev/null, or a pipe that `send` writes to.
+    ///
+    /// A busy file (ETXTBSY) is tried again as `ProcessRunner` does, waiting on the calling thread: bounded
+    /// (about 3 s in all) and only ever on that path, which the built binaries and system programs started
+    /// here do not take unless something writes them meanwhile.
     public static func start(
         _ executable: URL, _ arguments: [String], environment: [String: String], withInput: Bool = false
     ) throws -> LiveProcess {

@@ -1,4 +1,5 @@
 import CProcessSpawn
+import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +44,10 @@ public enum ProcessRunner {
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String],
         whileRunning: (pid_t) async throws -> Void = { _ in }
     ) async throws -> ProcessResult {
-        let (child, outputFD, errorFD) = try spawn(executable, arguments, in: directory, environment: environment)
+        // On a thread of its own: a busy file's retries wait there, not on a thread of the shared pool.
+        let (child, outputFD, errorFD) = try await blocking {
+            try spawn(executable, arguments, in: directory, environment: environment)
+        }
         async let out = onOwnThread { readToEnd(outputFD) }
         async let err = onOwnThread { readToEnd(errorFD) }
         do {
@@ -61,10 +65,19 @@ public enum ProcessRunner {
             voluntaryContextSwitches: switches)
     }
 
+    /// How long a start that failed with ETXTBSY waits before each further try, as the exec provider's
+    /// `ChildProcess` does: a script written by a test just before it runs stays "busy" while the child of any
+    /// concurrent spawn still holds a copy of the writer's descriptor, which on a loaded machine can take a
+    /// while. About 3 s in all.
+    static let busyRetryDelays: [Double] = [0.02, 0.05, 0.1, 0.2, 0.4, 0.8, 1.5]
+
     /// Starts `executable` with `posix_spawn` (its own process group, default signal handling and mask, stdin from
-    /// `stdin` or /dev/null) and hands back its pid and the read ends of its stdout and stderr.
+    /// `stdin` or /dev/null) and hands back its pid and the read ends of its stdout and stderr. A busy file
+    /// (ETXTBSY) is tried again after each of `busyRetryDelays`, spent in `waitBeforeRetry` (which says whether
+    /// to go on): it blocks the calling thread, so call this on a thread of its own.
     static func spawn(
-        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String], stdin: Int32 = -1
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String], stdin: Int32 = -1,
+        waitBeforeRetry: (Double) -> Bool = ProcessRunner.pause
     ) throws -> (pid: pid_t, stdout: Int32, stderr: Int32) {
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard aggregate_pipe(&output) == 0 else { throw SpawnError(description: "pipe: \(errno)") }
@@ -77,19 +90,36 @@ public enum ProcessRunner {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var pid: pid_t = 0
-        let spawned = argv.withUnsafeBufferPointer { argvBuffer in
-            envp.withUnsafeBufferPointer { envpBuffer in
-                aggregate_spawn(&pid, path, argvBuffer.baseAddress, envpBuffer.baseAddress, cwd, stdin, output[1], errors[1])
+        func attempt() -> Int32 {
+            argv.withUnsafeBufferPointer { argvBuffer in
+                envp.withUnsafeBufferPointer { envpBuffer in
+                    aggregate_spawn(&pid, path, argvBuffer.baseAddress, envpBuffer.baseAddress, cwd, stdin, output[1], errors[1])
+                }
             }
+        }
+        var delays = busyRetryDelays[...]
+        var tries = 1
+        var spawned = attempt()
+        while spawned == ETXTBSY, let delay = delays.popFirst(), waitBeforeRetry(delay) {
+            tries += 1
+            spawned = attempt()
         }
         for pointer in argv + envp { free(pointer) }
         close(output[1])
         close(errors[1])
         guard spawned == 0 else {
             close(output[0]); close(errors[0])
-            throw SpawnError(description: "posix_spawn \(path): \(String(cString: strerror(spawned)))")
+            let busy = spawned == ETXTBSY ? " (tried \(tries) times: something still holds it open for writing)" : ""
+            throw SpawnError(description: "posix_spawn \(path): \(String(cString: strerror(spawned)))\(busy)")
         }
         return (pid, output[0], errors[0])
+    }
+
+    /// Waits `seconds` on a semaphore nothing signals: a timed wait on the calling thread (never one of the
+    /// shared pool's: see `spawn`).
+    static func pause(_ seconds: Double) -> Bool {
+        _ = DispatchSemaphore(value: 0).wait(timeout: .now() + seconds)
+        return true
     }
 
     /// Reads `descriptor` until its end, then closes it.

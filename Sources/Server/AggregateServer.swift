@@ -65,6 +65,7 @@ public final class AggregateServer: Sendable {
         let application = Application(
             router: makeRouter(),
             server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [UnreadableRequestHandler()],
                 idleTimeout: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)),
                 httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 100))),
             configuration: ApplicationConfiguration(
@@ -107,8 +108,10 @@ public final class AggregateServer: Sendable {
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
     }
 
-    private func makeRouter() -> Router<ServeRequestContext> {
+    /// Every route the server answers (internal: a test compares the `/api` ones with docs/openapi.json).
+    func makeRouter() -> Router<ServeRequestContext> {
         let router = Router(context: ServeRequestContext.self)
+        router.add(middleware: APIMethodMiddleware())
         router.add(middleware: AccessMiddleware(access: access, metrics: state.metrics))
         let cache = RepresentationCache()
         APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)

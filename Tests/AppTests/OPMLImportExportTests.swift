@@ -80,6 +80,27 @@ struct OPMLImportExportTests {
         #expect(outcome.notes.first?.contains("ftp://example.com/~user/news.rss") == true)
     }
 
+    @Test("an outline of type rss without a URL is named in a note, not dropped in silence; a folder of that type is no feed")
+    func rssOutlineWithoutURL() throws {
+        let opml = Data("""
+            <?xml version="1.0"?>
+            <opml version="2.0"><head><title>Mine</title></head><body>
+              <outline text="Tech" type="rss">
+                <outline text="Lost feed" type="RSS" htmlUrl="https://lost.example/"/>
+                <outline text="Good" type="rss" xmlUrl="https://good.example/feed.xml"/>
+              </outline>
+              <outline title="Top-level lost" type="atom"/>
+              <outline text="A plain note"/>
+            </body></opml>
+            """.utf8)
+        let outcome = try ImportFeedsFromOPMLUseCase().run(opml: opml)
+        #expect(try Self.sources(outcome.manifest).map(\.id) == ["good"])
+        #expect(outcome.notes == [
+            "skipped 'Lost feed' in Tech: an outline of type 'RSS' without an xmlUrl, so no feed to read",
+            "skipped 'Top-level lost': an outline of type 'atom' without an xmlUrl, so no feed to read",
+        ])
+    }
+
     @Test("the classic mySubscriptions list: 13 feeds, entities in titles decoded")
     func mySubscriptions() throws {
         let sources = try Self.sources(try ImportFeedsFromOPMLUseCase().run(opml: try Self.opml("miniflux-mySubscriptions.opml")).manifest)

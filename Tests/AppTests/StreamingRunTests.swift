@@ -32,7 +32,7 @@ private final class Written: Sendable {
 }
 
 private func manifestSource(_ id: String, ttl: Double) -> Manifest.Source {
-    Manifest.Source(id: id, provider: "echo", enabled: true, timeoutSeconds: 120, concurrency: 2, cacheTTLSeconds: ttl,
+    Manifest.Source(id: id, provider: "echo", enabled: true, timeoutSeconds: 3600, concurrency: 2, cacheTTLSeconds: ttl,
                     options: .object([:]), index: 0)
 }
 
@@ -66,8 +66,9 @@ struct StreamingRunTests {
     }
 
     private func descriptor(_ id: String) -> SourceDescriptor {
-        // A timeout no test here means to reach: 40,000 ids read twice took over 5 s under the full suite's load.
-        SourceDescriptor(id: id, provider: "echo", timeoutSeconds: 120, concurrency: 2)
+        // A timeout no test here means to reach, nor any load: 40,000 ids read twice took over 5 s under the full
+        // suite's load, and the source's clock is the wall clock. What these tests wait for is the run's end.
+        SourceDescriptor(id: id, provider: "echo", timeoutSeconds: 3600, concurrency: 2)
     }
 
     @Test("sources come out in plan order even when a later one finishes first; reports keep counts, not items")

@@ -17,10 +17,18 @@ import Darwin
 /// A test's scripts, in a scratch directory of its own (`ScratchDirectory.Folder("exec-tests")`).
 extension ScratchDirectory.Folder {
     /// Writes an executable `/bin/sh` script and returns its name (relative to the directory, with `./`).
+    ///
+    /// Written through a close-on-exec descriptor: a program another test starts meanwhile by a route that
+    /// keeps inherited descriptors (`popen`) would otherwise hold the script open for writing as long as it
+    /// runs, and starting it would fail with "text file busy" for longer than any retry waits.
     @discardableResult
     func script(_ name: String, _ body: String) throws -> String {
         let file = url.appendingPathComponent(name)
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: file)
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path]) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        try handle.write(contentsOf: Data("#!/bin/sh\n\(body)\n".utf8))
+        try handle.close()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
         return "./\(name)"
     }
@@ -31,8 +39,10 @@ extension ScratchDirectory.Folder {
         try? String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
     }
 
-    /// Waits (bounded) for a file the program writes, such as its pid.
-    func waitForFile(_ name: String, seconds: Double = 30) async -> String? {
+    /// Waits (bounded) for a file the program writes, such as its pid. The bound is for a program that never
+    /// writes it: 30 s was reached by a program that did, started while the suite's first minute kept every
+    /// thread busy (load average 20), so it is 5 minutes; a passing test waits only until the file is there.
+    func waitForFile(_ name: String, seconds: Double = 300) async -> String? {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let text = read(name), text.hasSuffix("\n") { return text.trimmingCharacters(in: .whitespacesAndNewlines) }

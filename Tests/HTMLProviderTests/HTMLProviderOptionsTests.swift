@@ -20,6 +20,34 @@ struct HTMLProviderOptionsTests {
         #expect(problem.contains("(at character "), "\(problem)")
     }
 
+    @Test("an expression that compiles but cannot be evaluated is a manifest error with libxml2's reason", arguments: [
+        ("items", "//div[starts-wth(@id, 'post')]",
+         "cannot be evaluated: Unregistered function starts-wth() (no such XPath 1.0 function)"),
+        ("fields.title", "normalise-space(.//h2) or sbstring(., 1)",
+         "cannot be evaluated: Unregistered function normalise-space(), sbstring() (no such XPath 1.0 function)"),
+        ("fields.date", "substring-after(.)", "cannot be evaluated: Invalid number of arguments"),
+        ("items", "//li | 1", "cannot be evaluated: Invalid type"),
+        ("items", "count(//li)", "gives a number, not a node set: items must select nodes"),
+        ("items", "normalize-space(//h1)", "gives a string, not a node set: items must select nodes"),
+    ])
+    func unevaluable(option: String, expression: String, reason: String) {
+        var options: JSONObject = ["urls": ["https://example.org/"], "items": "//li"]
+        if option == "items" {
+            options["items"] = .string(expression)
+        } else {
+            options["fields"] = [String(option.dropFirst("fields.".count)): .string(expression)]
+        }
+        #expect(pages.problems(options) == ["sources[0].options.\(option): \(reason) in '\(expression)'"])
+    }
+
+    @Test("function names inside strings, attribute and variable names and node tests are no calls")
+    func notCalls() {
+        #expect(pages.problems([
+            "urls": ["https://example.org/"], "items": "//li[@data-x = 'starts-wth(1)'][text()][not(comment())]",
+            "fields": ["title": "concat(\"frob(\", .//h2/text(), ')')", "link": "child::a/@href", "date": "string(@mod) = 'x'"],
+        ]).isEmpty)
+    }
+
     @Test("items is required, fields are checked by name, and every problem is listed at once")
     func everyProblem() {
         let found = pages.problems(["paths": [], "urls": ["ftp://example.org/"], "fields": ["headline": ".//h2", "link": ""],

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import ProviderTesting
 @testable import Server
 import Testing
@@ -86,10 +87,33 @@ struct DashboardBrowserTests {
         // browser's six connections to the host (it waited about a minute).
         #expect(json["streams"] as? [Int] == [1, 1], "only the shown page's stream is open, also after going back")
         #expect(json["freshAfterBack"] as? Bool == true, "a page kept for back (its stream closed) loads afresh")
+        try checkBadgeContrast(try #require(json["contrast"] as? [String: Any]))
         #expect((json["consoleErrors"] as? [String]) == [], "\(json["consoleErrors"] ?? "")")
         #expect(!result.stdout.contains(token), "no token in any page")
         try await harness.stop()
         await fixtures.stop()
+    }
+
+    /// Every badge the page showed (the broken source's in the table, under "Needs attention" and on its card)
+    /// and a probe of every status in each place a badge sits, in both colour schemes: its text on its own colour
+    /// at WCAG AA (4.5:1 or more), opaque, and not dimmed by anything around it.
+    private func checkBadgeContrast(_ contrast: [String: Any]) throws {
+        let states = Set(DashboardStatus.allCases.map(\.rawValue))
+        for scheme in ["light", "dark"] {
+            let badges = try #require(contrast[scheme] as? [[String: Any]], "\(scheme)")
+            let probed = Set(badges.filter { ($0["where"] as? String)?.hasSuffix("probe") == true }.compactMap { $0["state"] as? String })
+            #expect(probed == states, "\(scheme): every status probed")
+            let real = badges.filter { ($0["where"] as? String)?.hasSuffix("probe") == false }
+            #expect(real.contains { $0["where"] as? String == "attention" && ["error", "stale"].contains($0["state"] as? String) },
+                    "\(scheme): the broken source's badge under Needs attention")
+            #expect(real.contains { $0["where"] as? String == "table" && ["error", "stale"].contains($0["state"] as? String) },
+                    "\(scheme): the broken source's badge in the table")
+            for badge in badges {
+                let ratio = badge["ratio"] as? Double ?? 0
+                #expect(ratio >= 4.5, "\(scheme) \(badge["where"] ?? "") \(badge["state"] ?? ""): \(badge["color"] ?? "") on \(badge["background"] ?? "") is \(ratio):1")
+                #expect(badge["opaque"] as? Bool == true && badge["opacity"] as? Double == 1, "\(scheme) \(badge)")
+            }
+        }
     }
 
     @Test("1,000 sources: the summary's counts, a source gone wrong in the attention list live, search to one source, its page with its items; / under 300 KB gzipped",

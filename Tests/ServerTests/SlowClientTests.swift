@@ -33,7 +33,7 @@ struct SlowClientTests {
             #expect(try reply.itemKeys().count == 5)
         }
         for connection in stalled {
-            let answer = await connection.readUntilClosed(within: 60)
+            let answer = await connection.readUntilClosed(within: 300)
             #expect(answer != nil, "a stalled head is closed")
             #expect(String(decoding: answer ?? [], as: UTF8.self).contains("200 OK") == false, "and never answered")
         }
@@ -49,9 +49,12 @@ struct SlowClientTests {
         let harness = try await ServeHarness.start(manifest: Self.manifest, files: Self.files)
         let connection = try RawConnection(port: harness.port)
         connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n")
-        let answer = try #require(await connection.readUntilClosed(within: 60), "the connection is closed")
+        let answer = try #require(await connection.readUntilClosed(within: 300), "the connection is closed")
         let statusLine = String(decoding: answer.prefix(while: { $0 != 13 }), as: UTF8.self)
         #expect(statusLine.hasPrefix("HTTP/1.1 4"), "\(statusLine)")
+        // Answered as every refusal is: a JSON error, though the request never reached a route.
+        let text = String(decoding: answer, as: UTF8.self).lowercased()
+        #expect(text.contains("content-type: application/json") && text.contains(#"{"error":{"message":"#), "\(text.prefix(600))")
         #expect(try await harness.request("/healthz").status == 200)
         try await harness.stop()
     }
@@ -65,9 +68,26 @@ struct SlowClientTests {
         for connection in idle { connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
         let late = try RawConnection(port: harness.port)
         late.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let answer = try #require(await late.readUntilClosed(within: 60), "answered once the stalled ones timed out")
+        let answer = try #require(await late.readUntilClosed(within: 300), "answered once the stalled ones timed out")
         #expect(String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         _ = idle
         try await harness.stop()
+    }
+
+    @Test("a method an /api route does not take is a 405 with Allow and a JSON error, not a 404")
+    func methodNotAllowed() async throws {
+        let harness = try await ServeHarness.start(manifest: Self.manifest, files: Self.files)
+        var answers: [String] = []
+        for request in ["DELETE /api/items", "TRACE /api/report?limit=1", "GET /api/sources/notes/refresh", "PUT /api/openapi.json"] {
+            let connection = try RawConnection(port: harness.port)
+            connection.send("\(request) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answers.append(String(decoding: try #require(await connection.readUntilClosed(within: 300)), as: UTF8.self))
+        }
+        try await harness.stop()
+        for (answer, allow) in zip(answers, ["GET, HEAD", "GET, HEAD", "POST", "GET, HEAD"]) {
+            #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer.prefix(300))")
+            #expect(answer.lowercased().contains("allow: \(allow.lowercased())\r\n"), "\(answer.prefix(300))")
+            #expect(answer.contains(#"{"error":{"message":"#), "\(answer.prefix(300))")
+        }
     }
 }

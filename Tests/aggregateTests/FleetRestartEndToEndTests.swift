@@ -16,7 +16,10 @@ struct FleetRestartEndToEndTests {
         case outage
     }
 
-    /// A long-running worker on `store`.
+    /// A long-running worker on `store`. Its claims last 15 minutes (renewed every 5), not the default 2 (every
+    /// 40 s): nothing here waits for a claim to expire, and on a loaded machine a restart and a renewal late by a
+    /// minute could let one expire, so that another worker fetched its feeds again and "each feed once" failed
+    /// for the load, not for the worker.
     static func worker(_ sandbox: Sandbox, store: String) throws -> LiveProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
@@ -24,7 +27,7 @@ struct FleetRestartEndToEndTests {
         environment["AGGREGATE_STORE"] = store
         environment["HOOK_SECRET"] = SinkSandbox.secret
         return try LiveProcess.start(
-            Aggregate.binary, ["worker", "-f", "ndjson", "--batch", "10", "--manifest", sandbox.manifestPath],
+            Aggregate.binary, ["worker", "-f", "ndjson", "--batch", "10", "--claim-seconds", "900", "--manifest", sandbox.manifestPath],
             environment: environment)
     }
 
@@ -64,7 +67,7 @@ struct FleetRestartEndToEndTests {
 
         let workers = try [Self.worker(sandbox, store: cluster.url), Self.worker(sandbox, store: cluster.url)]
         // Every feed asked for (the two stalled ones are held, their batches unfinished) and `news` delivered.
-        let claimedAll = try await eventually(within: 120) {
+        let claimedAll = try await eventually(within: 600) {
             Set(server.requests.map(\.path).filter { $0.hasPrefix("/feeds/") }).count == 300 && receiver.itemIDs.contains("news/a")
         }
         var noticed = true
@@ -82,12 +85,12 @@ struct FleetRestartEndToEndTests {
             try await cluster.resume()
         }
         try SinkSandbox.write(["a", "b"], in: sandbox)
-        let sawB = try await eventually(within: 120) { receiver.itemIDs.contains("news/b") }
+        let sawB = try await eventually(within: 600) { receiver.itemIDs.contains("news/b") }
         server.releaseStalls()
-        let printedAll = try await eventually(within: 120) { Self.feedLines(workers) >= 1200 }
+        let printedAll = try await eventually(within: 600) { Self.feedLines(workers) >= 1200 }
         try SinkSandbox.write(["a", "b", "c"], in: sandbox)
-        let sawC = try await eventually(within: 120) { receiver.itemIDs.contains("news/c") }
-        let deliveredAll = try await eventually(within: 120) { Set(receiver.itemIDs).count == 1203 }
+        let sawC = try await eventually(within: 600) { receiver.itemIDs.contains("news/c") }
+        let deliveredAll = try await eventually(within: 600) { Set(receiver.itemIDs).count == 1203 }
         for worker in workers { worker.signal(SIGTERM) }
         var results: [ProcessResult] = []
         for worker in workers { results.append(await worker.finish()) }

@@ -69,6 +69,9 @@ public struct ImportFeedsFromOPMLUseCase {
             manifest.appendSource(id: id, provider: scraping == nil ? "feed" : "html", options: JSONObject(members: options))
             added.append(id)
         }
+        for outline in document.feedsWithoutURL {
+            notes.append("skipped \(outline): an outline of type '\(outline.type)' without an xmlUrl, so no feed to read")
+        }
         if document.feeds.isEmpty { notes.append("the OPML file names no feeds (no outline has an xmlUrl)") }
         return Outcome(manifest: manifest.text, added: added, notes: notes)
     }

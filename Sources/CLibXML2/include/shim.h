@@ -24,6 +24,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/HTMLtree.h>
 #include <libxml/xpath.h>
+#include <libxml/xpathInternals.h>
 
 /// `xmlFree` is a variable or, in builds with per-thread allocators, a macro: one function Swift can call.
 static inline void aggregate_xml_free(void *pointer) {
@@ -51,6 +52,22 @@ static inline aggregate_xml_generic_errors aggregate_xml_silence_generic_errors(
 
 static inline void aggregate_xml_restore_generic_errors(aggregate_xml_generic_errors saved) {
     xmlSetGenericErrorFunc(saved.context, saved.handler);
+}
+
+/// XPath evaluation errors: libxml2 keeps the last one in the context's `lastError` and, with no callback on
+/// the context, also raises it to the thread's handlers (stderr). A no-op callback keeps it in the context
+/// only, for the caller to read after a failed evaluation. (2.12 made the error argument const.)
+#if LIBXML_VERSION >= 21200
+static inline void aggregate_xpath_error_kept(void *userData, const xmlError *error) {
+#else
+static inline void aggregate_xpath_error_kept(void *userData, xmlErrorPtr error) {
+#endif
+    (void)userData;
+    (void)error;
+}
+
+static inline void aggregate_xpath_keep_errors(xmlXPathContextPtr context) {
+    context->error = aggregate_xpath_error_kept;
 }
 
 #endif

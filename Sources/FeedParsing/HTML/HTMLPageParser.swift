@@ -91,15 +91,13 @@ private struct PageReader {
         for (field, expression) in extraction.fields.sorted(by: { $0.key < $1.key }) {
             fields.append((field, try query(expression, option: "fields.\(field.rawValue)")))
         }
-        let title = try query("string(//title)", option: "title").evaluate(in: context, at: nil) {
+        let title = try? query("string(//title)", option: "title").evaluate(in: context, at: nil) {
             LibXMLNode.value(of: $0).map(LibXMLNode.collapsed)
-        }
-        let base = try query("(//base/@href)[1]", option: "base").evaluate(in: context, at: nil) {
+        }.get()
+        let base = (try? query("(//base/@href)[1]", option: "base").evaluate(in: context, at: nil) {
             LibXMLNode.value(of: $0).flatMap { FeedText.url(FeedText.trimmed($0), base: url) }
-        } ?? url
-        let nodes = items.evaluate(in: context, at: nil) { result -> [xmlNodePtr] in
-            LibXMLNode.nodes(of: result)
-        }
+        }.get()) ?? url
+        let nodes = try itemNodes(items)
         let pageTitle = title.flatMap { $0.isEmpty ? nil : $0 }
         var warnings: [String] = []
         if nodes.isEmpty {
@@ -109,11 +107,19 @@ private struct PageReader {
         let dates = DateReader(format: extraction.dateFormat)
         var entries: [FeedEntry] = []
         var empty = 0
+        var failedFields = FailedFields()
         for (position, node) in nodes.prefix(maxItems).enumerated() {
             var values: [HTMLExtraction.Field: String] = [:]
             for (field, query) in fields {
-                let value = query.evaluate(in: context, at: node) { result in
+                let evaluated = query.evaluate(in: context, at: node) { result in
                     LibXMLNode.value(of: result, markupIn: field == .summary ? document : nil)
+                }
+                let value: String?
+                switch evaluated {
+                case .success(let text): value = text
+                case .failure(let error):
+                    failedFields.record(field, context.problem(error, in: extraction.fields[field] ?? ""))
+                    continue
                 }
                 guard let value else { continue }
                 let text = field == .summary ? FeedText.trimmed(value) : LibXMLNode.collapsed(value)
@@ -125,6 +131,7 @@ private struct PageReader {
             }
             entries.append(entry)
         }
+        warnings += failedFields.warnings(extraction: extraction, of: min(nodes.count, maxItems))
         if nodes.count > maxItems {
             warnings.append("kept the first \(maxItems) of \(nodes.count) items (maxItemsPerPage)")
         }
@@ -149,6 +156,22 @@ private struct PageReader {
             if entry.published == nil { entry.publishedRaw = text }
         }
         return entry
+    }
+
+    /// The nodes `items` selects; an expression libxml2 cannot evaluate, or whose value is no node set, fails
+    /// the page (and so the source): there is nothing to read items from, and "matched nothing" would hide why.
+    private func itemNodes(_ items: XPathQuery) throws(SourceError) -> [xmlNodePtr] {
+        let evaluated = items.evaluate(in: context, at: nil) { result in
+            (kind: XPathValueKind(result), nodes: LibXMLNode.nodes(of: result))
+        }
+        switch evaluated {
+        case .success(let value) where value.kind == .nodeSet:
+            return value.nodes
+        case .success(let value):
+            throw SourceError(.configuration, "items: the XPath '\(extraction.items)' \(XPathProblem.notNodeSet(value.kind))")
+        case .failure(let error):
+            throw SourceError(.configuration, "items: the XPath '\(extraction.items)' \(context.problem(error, in: extraction.items))")
+        }
     }
 
     private func query(_ expression: String, option: String) throws(SourceError) -> XPathQuery {
@@ -176,5 +199,23 @@ private struct DateReader {
     func date(from text: String) -> Date? {
         if let formatter { return formatter.date(from: text) }
         return FeedDateParser.date(from: text)
+    }
+}
+
+/// Fields whose expression libxml2 could not evaluate on an item: one warning per field and page, with the
+/// first reason and how many items it failed on, rather than one per item (or none, leaving each item's
+/// fallback, such as "(untitled)", to stand unexplained).
+private struct FailedFields {
+    private var failures: [HTMLExtraction.Field: (reason: XPathProblem, count: Int)] = [:]
+
+    mutating func record(_ field: HTMLExtraction.Field, _ error: XPathProblem) {
+        failures[field, default: (error, 0)].count += 1
+    }
+
+    func warnings(extraction: HTMLExtraction, of items: Int) -> [String] {
+        failures.sorted { $0.key < $1.key }.map { field, failure in
+            "fields.\(field.rawValue): the XPath '\(extraction.fields[field] ?? "")' \(failure.reason) on "
+                + "\(failure.count) of \(items) items; they have no \(field.rawValue) from it"
+        }
     }
 }

@@ -36,12 +36,19 @@ final class XPathQuery {
 
     deinit { xmlXPathFreeCompExpr(compiled) }
 
-    /// Evaluates the expression with `node` as the context node. The result is freed when `body` returns.
-    func evaluate<T>(in context: XPathContext, at node: xmlNodePtr?, _ body: (xmlXPathObjectPtr?) -> T) -> T {
+    /// Evaluates the expression with `node` as the context node. The result is freed when `body` returns; an
+    /// evaluation libxml2 gave up (an unregistered function, a wrong argument type, a number where nodes must
+    /// be) is its reason instead.
+    func evaluate<T>(
+        in context: XPathContext, at node: xmlNodePtr?, _ body: (xmlXPathObjectPtr) -> T
+    ) -> Result<T, XPathEvaluationError> {
         context.raw.pointee.node = node
-        let result = xmlXPathCompiledEval(compiled, context.raw)
-        defer { if let result { xmlXPathFreeObject(result) } }
-        return body(result)
+        withUnsafeMutablePointer(to: &context.raw.pointee.lastError) { xmlResetError($0) }
+        guard let result = xmlXPathCompiledEval(compiled, context.raw) else {
+            return .failure(context.lastEvaluationError)
+        }
+        defer { xmlXPathFreeObject(result) }
+        return .success(body(result))
     }
 }
 
@@ -56,10 +63,53 @@ final class XPathContext {
     init?(document: xmlDocPtr) {
         guard let raw = xmlXPathNewContext(document) else { return nil }
         raw.pointee.opLimit = Self.operationLimit
+        aggregate_xpath_keep_errors(raw)  // an evaluation's error is kept for `lastEvaluationError`, not printed
         self.raw = raw
     }
 
     deinit { xmlXPathFreeContext(raw) }
+
+    /// Why the last evaluation failed: libxml2's message when it gave one (2.12 and later), else the message
+    /// libxml2 has for its error code (2.9 keeps only the code in the context).
+    var lastEvaluationError: XPathEvaluationError {
+        let error = raw.pointee.lastError
+        if let message = error.message {
+            let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !text.isEmpty { return XPathEvaluationError(reason: text) }
+        }
+        let code = Int(error.code) - Int(XML_XPATH_EXPRESSION_OK.rawValue)
+        let reason = XPathEvaluationError.messages.indices.contains(code) && code > 0
+            ? XPathEvaluationError.messages[code] : "evaluation failed"
+        return XPathEvaluationError(reason: reason)
+    }
+
+    /// Whether `name` (without a prefix) is a function XPath 1.0 expressions can call here.
+    func hasFunction(_ name: String) -> Bool {
+        name.withCString { text in
+            text.withMemoryRebound(to: xmlChar.self, capacity: name.utf8.count + 1) {
+                xmlXPathFunctionLookup(raw, $0) != nil
+            }
+        }
+    }
+}
+
+/// Why libxml2 could not evaluate an expression, in its words.
+public struct XPathEvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+
+    public var description: String { reason }
+
+    /// libxml2's messages for its XPath error codes, in the order of `xmlXPathError` (xpath.c's
+    /// `xmlXPathErrorMessages`), for a libxml2 that keeps only the code.
+    static let messages = [
+        "Ok", "Number encoding", "Unfinished literal", "Start of literal", "Expected $ for variable reference",
+        "Undefined variable", "Invalid predicate", "Invalid expression", "Missing closing curly brace",
+        "Unregistered function", "Invalid operand", "Invalid type", "Invalid number of arguments",
+        "Invalid context size", "Invalid context position", "Memory allocation error", "Syntax error",
+        "Resource error", "Sub resource error", "Undefined namespace prefix", "Encoding error",
+        "Char out of XML range", "Invalid or incomplete context", "Stack usage error", "Forbidden variable",
+        "Operation limit exceeded", "Recursion limit exceeded",
+    ]
 }
 
 /// Why an expression is no XPath 1.0, in libxml2's words.
@@ -70,14 +120,5 @@ public struct XPathSyntaxError: Error, Sendable, Hashable, CustomStringConvertib
 
     public var description: String {
         position.map { "\(reason) (at character \($0 + 1))" } ?? reason
-    }
-}
-
-/// Checks XPath expressions the way the page reader will compile them, for manifest validation.
-public enum XPathSyntax {
-    /// Nil when `expression` compiles; else libxml2's reason.
-    public static func problem(in expression: String) -> XPathSyntaxError? {
-        if case .failure(let error) = XPathQuery.compile(expression) { return error }
-        return nil
     }
 }

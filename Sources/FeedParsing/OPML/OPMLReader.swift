@@ -31,10 +31,35 @@ public struct OPMLFeed: Sendable, Hashable {
 public struct OPMLDocument: Sendable, Hashable {
     public var title: String?
     public var feeds: [OPMLFeed]
+    /// Outlines that say they are feeds (`type="rss"` or `"atom"`) but have no `xmlUrl`, and no outlines inside
+    /// (which would make them folders): nothing can be read from them, and an import names each one.
+    public var feedsWithoutURL: [OPMLOutline]
 
-    public init(title: String?, feeds: [OPMLFeed]) {
+    public init(title: String?, feeds: [OPMLFeed], feedsWithoutURL: [OPMLOutline] = []) {
         self.title = title
         self.feeds = feeds
+        self.feedsWithoutURL = feedsWithoutURL
+    }
+}
+
+/// An outline as a person finds it in their reader: its title and the folders it sits in.
+public struct OPMLOutline: Sendable, Hashable, CustomStringConvertible {
+    /// The outline's `title`, else its `text`.
+    public var title: String?
+    /// The folders around it, outermost first.
+    public var folders: [String]
+    /// Its `type` attribute, as written.
+    public var type: String
+
+    public init(title: String?, folders: [String], type: String) {
+        self.title = title
+        self.folders = folders
+        self.type = type
+    }
+
+    public var description: String {
+        let name = title.map { "'\($0)'" } ?? "(untitled)"
+        return folders.isEmpty ? name : "\(name) in \(folders.joined(separator: " / "))"
     }
 }
 
@@ -89,7 +114,7 @@ public enum OPMLReader {
             throw OPMLError("not an OPML document (root element <\(root.map(name) ?? "none")>)")
         }
         var title: String?
-        var feeds: [OPMLFeed] = []
+        var found = Found()
         for child in children(of: root) {
             switch name(of: child) {
             case "head":
@@ -97,30 +122,43 @@ public enum OPMLReader {
                     title = nonEmpty(LibXMLNode.text(element))
                 }
             case "body":
-                collect(children(of: child), folders: [], into: &feeds)
+                collect(children(of: child), folders: [], into: &found)
             default:
                 break
             }
         }
-        return OPMLDocument(title: title, feeds: feeds)
+        return OPMLDocument(title: title, feeds: found.feeds, feedsWithoutURL: found.withoutURL)
     }
 
-    private static func collect(_ nodes: [xmlNodePtr], folders: [String], into feeds: inout [OPMLFeed]) {
+    /// Outline types that mean "a feed" (OPML 2.0 says `rss` for every feed; some exports write `atom`).
+    private static let feedTypes: Set<String> = ["rss", "atom"]
+
+    private struct Found {
+        var feeds: [OPMLFeed] = []
+        var withoutURL: [OPMLOutline] = []
+    }
+
+    private static func collect(_ nodes: [xmlNodePtr], folders: [String], into found: inout Found) {
         for node in nodes where name(of: node).lowercased() == "outline" {
             let attributes = self.attributes(of: node)
             let title = nonEmpty(attributes["title"]) ?? nonEmpty(attributes["text"])
+            let inner = children(of: node)
+            if nonEmpty(attributes["xmlurl"]) == nil, let type = attributes["type"],
+               feedTypes.contains(type.trimmingCharacters(in: .whitespaces).lowercased()),
+               !inner.contains(where: { name(of: $0).lowercased() == "outline" }) {
+                found.withoutURL.append(OPMLOutline(title: title, folders: folders, type: type))
+            }
             if let url = nonEmpty(attributes["xmlurl"]) {
                 let own = (attributes["category"] ?? "").split(separator: ",").compactMap { category in
                     nonEmpty(category.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "/")))
                 }
                 var categories = folders
                 for category in own where !categories.contains(category) { categories.append(category) }
-                feeds.append(OPMLFeed(
+                found.feeds.append(OPMLFeed(
                     title: title, url: url, siteURL: nonEmpty(attributes["htmlurl"]), categories: categories, attributes: attributes))
             }
-            let inner = children(of: node)
             if !inner.isEmpty {
-                collect(inner, folders: folders + (attributes["xmlurl"] == nil ? [title].compactMap { $0 } : []), into: &feeds)
+                collect(inner, folders: folders + (attributes["xmlurl"] == nil ? [title].compactMap { $0 } : []), into: &found)
             }
         }
     }

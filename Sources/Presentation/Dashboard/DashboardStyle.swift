@@ -1,11 +1,16 @@
 /// The dashboard's style sheet: light and dark, a compact table, status as a word on a coloured badge.
+///
+/// Every badge's text meets WCAG AA (at least 4.5:1) on its colour: white on the light scheme's dark colours,
+/// near-black on the dark scheme's bright ones. An error message (`.error`) is red text, never a badge's, and
+/// nothing that holds a badge is dimmed with `opacity` (it would blend the badge into the page).
 extension DashboardAssets {
     public static let style = #"""
         :root { color-scheme: light dark; --bg: #f6f7f9; --card: #fff; --text: #1b1f24; --muted: #5b6570;
-                --ok: #1a7f37; --error: #cf222e; --stale: #9a6700; --loading: #57606a; --border: #d0d7de; }
+                --ok: #1a7f37; --error: #cf222e; --stale: #9a6700; --loading: #57606a; --border: #d0d7de;
+                --badge-text: #fff; }
         @media (prefers-color-scheme: dark) {
           :root { --bg: #0d1117; --card: #161b22; --text: #e6edf3; --muted: #8d96a0; --ok: #3fb950;
-                  --error: #f85149; --stale: #d29922; --loading: #8d96a0; --border: #30363d; }
+                  --error: #f85149; --stale: #d29922; --loading: #8d96a0; --border: #30363d; --badge-text: #0d1117; }
         }
         * { box-sizing: border-box; }
         body { margin: 0; font: 15px/1.4 system-ui, sans-serif; background: var(--bg); color: var(--text); }
@@ -31,7 +36,7 @@ extension DashboardAssets {
         #sources, #items { background: var(--card); border: 1px solid var(--border); }
         #sources th[scope=col] a { text-decoration: none; }
         #sources tbody th { font-weight: 400; }
-        #sources tr[data-running="true"] { opacity: 0.7; }
+        #sources tr[data-running="true"] th, #sources tr[data-running="true"] td:not(.status) { color: var(--muted); }
         #sources tr[data-status="error"], #sources tr[data-status="timeout"] { background: color-mix(in srgb, var(--error) 8%, transparent); }
         .num { text-align: right; font-variant-numeric: tabular-nums; }
         .spark .ok { fill: var(--ok); } .spark .bad { fill: var(--error); }
@@ -41,11 +46,11 @@ extension DashboardAssets {
         .card { max-width: 70rem; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 0.8rem; overflow: hidden; }
         .card > header { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
         .card h2 { font-size: 1.05rem; margin: 0; flex: 1; }
-        .card[data-running="true"] { opacity: 0.75; }
-        .badge { border-radius: 999px; padding: 0.05rem 0.55rem; font-size: 0.8rem; color: #fff; background: var(--loading); }
+        .card[data-running="true"] { border-style: dashed; }
+        .badge { border-radius: 999px; padding: 0.05rem 0.55rem; font-size: 0.8rem; color: var(--badge-text); background: var(--loading); }
         .badge.ok { background: var(--ok); } .badge small { font-size: 0.75rem; } .badge.error, .badge.timeout { background: var(--error); }
         .badge.stale, .badge.skipped { background: var(--stale); }
-        .error { color: var(--error); margin: 0.3rem 0 0; width: 100%; font-size: 0.85rem; overflow-wrap: anywhere; }
+        .error:not(.badge) { color: var(--error); margin: 0.3rem 0 0; width: 100%; font-size: 0.85rem; overflow-wrap: anywhere; }
         .refresh { font: inherit; font-size: 0.8rem; }
         form { margin: 0 0 0.5rem; }
         ul { list-style: none; padding: 0; margin: 0; }

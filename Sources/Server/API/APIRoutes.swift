@@ -19,6 +19,11 @@ struct APIRoutes: Sendable {
         router.post("/api/sources/:id/refresh") { request, context in
             refresh(request, id: context.parameters.get("id") ?? "")
         }
+        router.get("/api/openapi.json") { request, _ in
+            respond(request, version: state.snapshot.version) { () throws(RequestProblem) -> Representation in
+                Representation(Array(OpenAPIDocument.json.utf8) + [UInt8(ascii: "\n")], contentType: "application/json")
+            }
+        }
         router.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }

@@ -130,7 +130,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if path.hasPrefix("/cards/") { return "/cards/{id}" }
         if path.hasPrefix("/sources/") { return "/sources/{id}" }
         let known: Set<String> = [
-            "/", "/login", "/logout", "/api/report", "/api/items", "/api/sources", "/events", "/metrics", "/healthz",
+            "/", "/login", "/logout", "/api/report", "/api/items", "/api/sources", "/api/openapi.json", "/events",
+            "/metrics", "/healthz",
             "/readyz", "/feed.atom", "/feed.json", "/dashboard.js", "/dashboard.css", "/favicon.ico", "/items", "/summary",
         ]
         return known.contains(path) ? path : "other"

@@ -6,7 +6,8 @@
 Logs in with TOKEN through the form, follows each source's link from the table on / to its page and reads its
 card there (the items laid out by kind), then, on BREAK_SOURCE's page, removes BREAK_FILE and presses its refresh
 button, and waits until that card's badge says error (or stale: the store still has its last good copy) without
-reloading the page. Prints one JSON object: the cards before, the badge after, the browser's console errors.
+reloading the page; then measures the contrast of every badge, real and probed, in the light and dark schemes.
+Prints one JSON object: the cards before, the badge after, the contrasts, the browser's console errors.
 Needs chromium, chromium-driver and selenium (.ci/run installs them).
 """
 import json
@@ -59,6 +60,88 @@ def settled_streams(wait, base, token):
 
 def live(driver):
     return driver.find_element(By.TAG_NAME, "html").get_attribute("data-live") == "true"
+
+
+# The WCAG 2 contrast ratio of each badge's text on its own background, from the browser's computed colours,
+# and the product of the opacities of the badge and everything around it (anything below 1 blends the badge into
+# the page, which the ratio alone would not show). Real badges on the page, and one probe of every status placed
+# where real ones sit: in the table's status cell, also of a row being refreshed, and in a card's header.
+CONTRAST_SCRIPT = """
+var states = arguments[0];
+function channels(colour) {
+  var m = colour.match(/rgba?\\(([^)]*)\\)/);
+  if (!m) return null;
+  var parts = m[1].split(/[\\s,\\/]+/).filter(function (p) { return p.length; }).map(Number);
+  return {rgb: parts.slice(0, 3), alpha: parts.length > 3 ? parts[3] : 1};
+}
+function luminance(rgb) {
+  var c = rgb.map(function (v) { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+function measure(el, where) {
+  var style = getComputedStyle(el);
+  var text = channels(style.color), back = channels(style.backgroundColor);
+  var opacity = 1;
+  for (var node = el; node && node.nodeType === 1; node = node.parentElement) {
+    opacity *= Number(getComputedStyle(node).opacity);
+  }
+  var ratio = null;
+  if (text && back) {
+    var a = luminance(text.rgb), b = luminance(back.rgb);
+    ratio = Math.round((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) * 100) / 100;
+  }
+  return {where: where, state: el.className.replace(/^badge\\s*/, ""), color: style.color,
+          background: style.backgroundColor, ratio: ratio, opaque: !!(text && back && text.alpha === 1 && back.alpha === 1),
+          opacity: opacity};
+}
+var found = [];
+document.querySelectorAll(".badge").forEach(function (el) {
+  var where = el.closest("#attention") ? "attention" : el.closest("#sources") ? "table" : el.closest(".card") ? "card" : "page";
+  found.push(measure(el, where));
+});
+var places = [];
+var cell = document.querySelector("#sources tbody td.status");
+if (cell) {
+  places.push(["table probe", cell]);
+  var row = cell.parentElement.cloneNode(true);
+  row.setAttribute("data-running", "true");
+  cell.parentElement.parentElement.appendChild(row);
+  places.push(["refreshing row probe", row.querySelector("td.status")]);
+}
+var header = document.querySelector("section.card > header");
+if (header) places.push(["card probe", header]);
+var probes = [];
+places.forEach(function (place) {
+  states.forEach(function (state) {
+    var probe = document.createElement("span");
+    probe.className = "badge " + state;
+    probe.textContent = state;
+    place[1].appendChild(probe);
+    probes.push(measure(probe, place[0]));
+    probe.remove();
+  });
+});
+return {page: found, probes: probes};
+"""
+
+STATES = ["ok", "error", "timeout", "stale", "skipped", "loading"]
+
+
+def badge_contrast(driver, wait, base, card_page):
+    """Each badge's contrast on / (the table and "Needs attention") and on a card's page, light and dark."""
+    result = {}
+    for scheme in ("light", "dark"):
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        measured = []
+        for url in (base + "/", card_page):
+            driver.get(url)
+            wait.until(live)
+            page = driver.execute_script(CONTRAST_SCRIPT, STATES)
+            measured += page["page"] + page["probes"]
+        result[scheme] = measured
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    return result
 
 
 def main():
@@ -129,10 +212,13 @@ def main():
             except StaleElementReferenceException:
                 continue
         same_page = driver.execute_script("return window.__samePage;") == marker
+        title = driver.title
+        # With the broken source, / has an error or stale badge in the table and under "Needs attention".
+        contrast = badge_contrast(driver, wait, base, links[[c["source"] for c in before].index(break_source)])
         errors = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         json.dump({"before": before, "after": after, "samePage": same_page, "consoleErrors": errors,
-                   "title": driver.title, "streams": [streams_after_visits, streams_after_back],
-                   "freshAfterBack": fresh_after_back}, sys.stdout)
+                   "title": title, "streams": [streams_after_visits, streams_after_back],
+                   "freshAfterBack": fresh_after_back, "contrast": contrast}, sys.stdout)
     finally:
         driver.quit()
 

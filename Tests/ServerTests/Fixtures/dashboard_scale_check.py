@@ -27,6 +27,16 @@ def counts(driver):
         " out[c.getAttribute('data-count')] = c.querySelector('dd').textContent.trim(); }); return out;")
 
 
+def navigate(driver, wait, action):
+    """Does `action` (a click or a submit that loads a page) and waits until the new page has loaded: a marker set
+    on the old page is gone and the new one is complete. The URL alone changes before the old page is replaced,
+    so reading the page then could read the old one."""
+    driver.execute_script("window.__oldPage = true;")
+    action()
+    wait.until(lambda d: d.execute_script(
+        "return window.__oldPage === undefined && document.readyState === 'complete';"))
+
+
 def main():
     base, data_dir, break_source, search_source = sys.argv[1:5]
     screenshot = sys.argv[5] if len(sys.argv) > 5 else None
@@ -67,34 +77,45 @@ def main():
                 ".find(function (li) { return li.getAttribute('data-source') === id; });"
                 " if (!item) return null; return item.querySelector('.badge').textContent;", break_source)
 
+        def row(d):
+            return d.execute_script(
+                "var id = arguments[0]; var row = Array.from(document.querySelectorAll('#sources tbody tr'))"
+                ".find(function (r) { return r.getAttribute('data-source') === id; });"
+                " return row ? [row.getAttribute('data-status'), row.querySelector('td.status').textContent] : null;",
+                break_source)
+
+        # The attention list, the row, the counts and the title are each changed by an event of their own: wait
+        # for all four (each is what the failure must come to), not for the first and then read the others.
+        def settled(d):
+            found = listed(d)
+            now = counts(d)
+            status = row(d)
+            if found and status and status[0] != "ok" and now.get("error") == "1" and "failing" in d.title:
+                return found
+            return None
+
         try:
-            result["attention"] = wait.until(listed)
+            result["attention"] = wait.until(settled)
         except Exception:
             print("page now:", driver.find_element(By.ID, "summary").get_attribute("outerHTML")[:4000], file=sys.stderr)
             raise
-        result["row"] = driver.execute_script(
-            "var id = arguments[0]; var row = Array.from(document.querySelectorAll('#sources tbody tr'))"
-            ".find(function (r) { return r.getAttribute('data-source') === id; });"
-            " return row ? [row.getAttribute('data-status'), row.querySelector('td.status').textContent] : null;", break_source)
+        result["row"] = row(driver)
         result["after"] = counts(driver)
         result["title"] = driver.title
         result["samePage"] = driver.execute_script("return window.__samePage;") == marker
 
         search = driver.find_element(By.CSS_SELECTOR, "form.filters input[name=q]")
         search.send_keys(search_source)
-        search.submit()
-        wait.until(lambda d: "q=" in d.current_url)
+        navigate(driver, wait, search.submit)
         result["searchRows"] = [tr.get_attribute("data-source") for tr in driver.find_elements(By.CSS_SELECTOR, "#sources tbody tr")]
         result["searchValue"] = driver.find_element(By.CSS_SELECTOR, "form.filters input[name=q]").get_attribute("value")
 
-        driver.find_element(By.CSS_SELECTOR, "#sources tbody th a").click()
-        wait.until(lambda d: "/sources/" in d.current_url)
+        navigate(driver, wait, driver.find_element(By.CSS_SELECTOR, "#sources tbody th a").click)
         card = driver.find_element(By.CSS_SELECTOR, "section.card")
         result["sourcePage"] = {"source": card.get_attribute("data-source"),
                                 "items": len(card.find_elements(By.CSS_SELECTOR, "[data-item]"))}
 
-        driver.find_element(By.LINK_TEXT, "Newest items").click()
-        wait.until(lambda d: d.current_url.endswith("/items"))
+        navigate(driver, wait, driver.find_element(By.LINK_TEXT, "Newest items").click)
         result["newest"] = [tr.get_attribute("data-item") for tr in driver.find_elements(By.CSS_SELECTOR, "#items tbody tr")]
         result["consoleErrors"] = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         json.dump(result, sys.stdout)
