@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The item archive's benchmarks (issue 49), each against a peer measured in the same run, in interleaved rounds.
+
+    python3 Benchmarks/archive/bench.py AGGREGATE_BINARY [RUNS]
+
+- cost: a 200,000-line NDJSON file to -f ndjson with no store, with a new store (every item archived and indexed)
+  and with a store that saw the same items (goal: a store's run <= 1.25x the run with no store);
+- search: `aggregate search WORD --limit 50 -f ndjson` on a store of 500,000 archived items against the same
+  full-text query by the sqlite3 shell on the same file, process start included in both (goal <= 2x);
+- search on PostgreSQL (with AGGREGATE_BENCH_POSTGRES_URL, a database it may fill): the same against psql.
+
+The items are large/generate.py's GitHub-like issues (fixed seed): the same bytes on every machine."""
+import json, os, random, shutil, statistics, subprocess, sys, tempfile, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "large"))
+import generate  # noqa: E402
+
+binary = os.path.abspath(sys.argv[1])
+runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+work = tempfile.mkdtemp(prefix="aggregate-archive-bench-")
+WORD = "regression"
+
+
+def write_items(path, count, seed):
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        for i in range(count):
+            f.write(json.dumps(generate.issue(rng, i), ensure_ascii=False) + "\n")
+
+
+def manifest(name, path):
+    target = os.path.join(work, name + ".json")
+    with open(target, "w") as f:
+        json.dump({"version": 1, "sources": [{"id": "issues", "provider": "files", "options": {"paths": [path]}}]}, f)
+    return target
+
+
+def timed(command, env=None):
+    start = time.perf_counter()
+    subprocess.run(command, env=dict(os.environ, **(env or {})), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def report(title, times, base):
+    print(title)
+    reference = statistics.median(times[base])
+    for name, values in times.items():
+        median = statistics.median(values)
+        ratios = sorted(value / peer for value, peer in zip(values, times[base]))
+        print(f"  {name:34s} median {median * 1000:8.1f} ms  ratio of medians {median / reference:5.2f}  "
+              f"per-round {' '.join(f'{r:.2f}' for r in ratios)}")
+
+
+def cost():
+    data = os.path.join(work, "cost.ndjson")
+    write_items(data, 200_000, 49)
+    run_manifest = manifest("cost", data)
+    seen = os.path.join(work, "seen-home")
+    command = [binary, "--manifest", run_manifest, "-f", "ndjson"]
+    timed(command, {"AGGREGATE_HOME": seen})
+    times = {"no store": [], "new store (archive + index)": [], "store that saw them": []}
+    for _ in range(runs):
+        times["no store"].append(timed(command, {"AGGREGATE_HOME": "/dev/null/no-store"}))
+        fresh = tempfile.mkdtemp(dir=work)
+        times["new store (archive + index)"].append(timed(command, {"AGGREGATE_HOME": fresh}))
+        shutil.rmtree(fresh)
+        times["store that saw them"].append(timed(command, {"AGGREGATE_HOME": seen}))
+    report("200,000-line NDJSON -> -f ndjson (goal: a store <= 1.25x no store)", times, "no store")
+
+
+def search():
+    data = os.path.join(work, "search.ndjson")
+    write_items(data, 500_000, 50)
+    run_manifest = manifest("search", data)
+    home = os.path.join(work, "search-home")
+    timed([binary, "--manifest", run_manifest, "-f", "ndjson"], {"AGGREGATE_HOME": home})
+    database = os.path.join(home, "aggregate.sqlite")
+    ours = [binary, "search", WORD, "--limit", "50", "-f", "ndjson", "--manifest", run_manifest]
+    peer = ["sqlite3", database, "SELECT a.item_id, a.title, a.fields FROM archive_fts JOIN archive_item a ON a.id = archive_fts.rowid "
+            f"WHERE archive_fts MATCH '\"{WORD}\"' ORDER BY bm25(archive_fts, 10.0, 4.0, 1.0, 2.0) LIMIT 50"]
+    times = {"sqlite3 shell": [], "aggregate search": []}
+    for _ in range(runs):
+        times["sqlite3 shell"].append(timed(peer))
+        times["aggregate search"].append(timed(ours, {"AGGREGATE_HOME": home}))
+    report(f"search '{WORD}' (first 50) over 500,000 archived items, SQLite (goal <= 2x)", times, "sqlite3 shell")
+    url = os.environ.get("AGGREGATE_BENCH_POSTGRES_URL")
+    if not url:
+        print("  (PostgreSQL: set AGGREGATE_BENCH_POSTGRES_URL to measure it against psql)")
+        return
+    timed([binary, "--manifest", run_manifest, "-f", "ndjson"], {"AGGREGATE_STORE": url})
+    psql = ["psql", url.split("?")[0], "-qAt", "-c",
+            "SELECT item_id, title, fields FROM archive_item WHERE search @@ to_tsquery('english', '''" + WORD + "''') "
+            "ORDER BY ts_rank(search, to_tsquery('english', '''" + WORD + "''')) DESC, id LIMIT 50"]
+    times = {"psql": [], "aggregate search": []}
+    for _ in range(runs):
+        times["psql"].append(timed(psql))
+        times["aggregate search"].append(timed(ours, {"AGGREGATE_STORE": url}))
+    report(f"search '{WORD}' (first 50) over 500,000 archived items, PostgreSQL (goal <= 2x)", times, "psql")
+
+
+try:
+    for name in (sys.argv[3:] or ["cost", "search"]):
+        {"cost": cost, "search": search}[name]()
+finally:
+    shutil.rmtree(work, ignore_errors=True)
