@@ -11,6 +11,10 @@
 
 #include "aggregate.h"
 
+#ifndef GREETING
+#define GREETING "Hello"
+#endif
+
 AGGREGATE_EXPORT("aggregate_alloc") void *aggregate_alloc(uint32_t len) { return malloc(len ? len : 1); }
 
 static void emit_text(const char *text) { aggregate_emit(text, (uint32_t)strlen(text)); }
@@ -74,8 +78,8 @@ AGGREGATE_EXPORT("aggregate_run") int32_t aggregate_run(const char *input, uint3
         name[close - open - 1] = 0;
         char message[512];
         snprintf(message, sizeof message,
-                 "{\"type\":\"item\",\"id\":\"%s\",\"title\":\"Hello, %s\",\"subtitle\":\"%s\",\"fields\":{\"n\":%d}}",
-                 name, name, subtitle, ++count);
+                 "{\"type\":\"item\",\"id\":\"%s\",\"title\":\"%s, %s\",\"subtitle\":\"%s\",\"fields\":{\"n\":%d}}",
+                 name, GREETING, name, subtitle, ++count);
         emit_text(message);
         cursor = close + 1;
     }
