@@ -15,8 +15,9 @@ public struct WasmPluginProvider: Provider {
 
     /// Bytes of `emit` and `log` one run may write: as the exec provider's stdout cap.
     public static let defaultMaxOutputBytes = 64 << 20
-    /// Fuel for `aggregate_check`, which only reads options.
-    static let checkFuel: UInt64 = 50_000_000
+    /// Fuel for `aggregate_check`, which only reads options: it runs where the manifest is validated and where
+    /// a source is built (a thread of the run), so it is kept short.
+    static let checkFuel: UInt64 = 10_000_000
     static let hostOptions = ["credentials", "maxOutputBytes"]
 
     public init(_ declaration: PluginDeclaration, modules: PluginModuleCache = .shared) {
