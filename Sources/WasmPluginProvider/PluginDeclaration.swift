@@ -16,9 +16,9 @@ public struct PluginDeclaration: Sendable, Hashable {
     /// The most 64 KiB pages the plugin's memory may grow to.
     public var memoryPages: Int
 
-    /// Two billion operators: a few seconds of the interpreter on this machine's class of CPU, far beyond what a
-    /// real plugin needs (mapping 10,000 records takes tens of millions); a loop is stopped by it or by the
-    /// source's timeout, whichever comes first.
+    /// Two billion operators, far beyond what a real plugin needs. A loop that calls no host function is stopped
+    /// by its fuel alone (WasmKit cannot interrupt a guest from another thread): after its source timed out, this
+    /// bounds how long the plugin's thread may go on computing. One that calls the host stops at that call.
     public static let defaultFuel: UInt64 = 2_000_000_000
     /// 256 pages: 16 MiB of guest memory.
     public static let defaultMemoryPages = 256
