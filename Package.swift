@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation --target ProviderKit`: the provider API's DocC documentation.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Providers as WebAssembly plugins (docs/PLUGINS.md): the interpreter, and WAT for the tests' hostile modules.
+        .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
     ],
     targets: [
         // MARK: - Domain
@@ -155,6 +157,15 @@ let package = Package(
         .target(name: "OpenMeteoProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "HackerNewsProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
         .target(name: "GitLabProvider", dependencies: ["Domain", "ProviderKit", "HTTPClient"]),
+        // Providers as WebAssembly plugins (docs/PLUGINS.md): a module declared in the manifest's `plugins`, run by
+        // WasmKit's interpreter per source load with fuel, a memory limit, HTTP only to its allowed hosts and, of
+        // WASI, clocks and random only (its own small shim, not WasmKitWASI's bridge to the host's files).
+        .target(name: "WasmPluginProvider", dependencies: [
+            "Domain", "ProviderKit", "HTTPClient",
+            .product(name: "WasmKit", package: "WasmKit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: - Sinks
         // Where new items are delivered: a signed webhook (HTTP interface, HMAC) and a program (Processes, as
@@ -170,7 +181,7 @@ let package = Package(
         .target(name: "App", dependencies: [
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
-            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider",
+            "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider", "WasmPluginProvider",
             "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Processes",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -322,6 +333,12 @@ let package = Package(
             .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
+        // Hostile modules in WAT (WasmKit's WAT parses them) and a C example plugin built by the tests.
+        .testTarget(name: "WasmPluginProviderTests", dependencies: [
+            "WasmPluginProvider", "ProviderTesting", "HTTPClient", "ProviderKit", "Domain",
+            .product(name: "WAT", package: "WasmKit"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "ProviderScaffoldTests", dependencies: ["ProviderScaffold", "ProviderTesting", "ProviderKit"]),
     ]
 )

@@ -5,6 +5,7 @@ import HTTPClientLive
 import Logging
 import ProviderKit
 import SQLiteStore
+import WasmPluginProvider
 
 /// The composition root: builds the run's sources from the manifest through the registered providers.
 ///
@@ -31,6 +32,10 @@ public struct AppDIContainer: Sendable {
     /// Each source's options with `${VAR}`s substituted and secret references found: once per container, for
     /// validation and every run's plan alike.
     let resolvedOptions = ResolvedOptionsCache()
+    /// Where plugin sources keep their key-value state: files in the data directory (`plugin-state/`).
+    var pluginState: any PluginStateStoring {
+        FilePluginStateStore(directory: DataDirectory.resolve(environment: environment).url.appendingPathComponent("plugin-state"))
+    }
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
     public var requestRecorder: (any HTTPRequestRecorder)?
 
@@ -40,7 +45,7 @@ public struct AppDIContainer: Sendable {
         logger: Logger = Logger(label: "aggregate")
     ) {
         self.manifest = manifest
-        self.registry = registry
+        self.registry = registry.adding(plugins: manifest.plugins)
         self.environment = environment
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
@@ -172,7 +177,8 @@ public struct AppDIContainer: Sendable {
             do throws(ManifestError) {
                 let accepts = registry.provider(named: source.provider)?.acceptsQuery == true
                 let services = storage?.services(for: source, identity: identity(of: source, options: resolved.value))
-                let providerServices = (services ?? SourceServices()).forProvider(live: liveHTTP, recorder: requestRecorder)
+                let providerServices = (services ?? SourceServices()).forProvider(
+                    live: liveHTTP, recorder: requestRecorder, pluginState: pluginState)
                 let references = resolved.references
                 if !references.problems.isEmpty { throw ManifestError(references.problems) }
                 if !references.isEmpty {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import HTTPClientLive
 import ProviderKit
+import WasmPluginProvider
 
 /// How the container gives one source its HTTP clients: the live client (libcurl), wrapped in the response cache
 /// when the run gives the source one. The decorator is composed
@@ -37,8 +38,11 @@ struct SourceServices: Sendable {
 
     /// The services as the source's provider sees them, its HTTP clients made by `live` (each request's outcome
     /// told to `recorder`).
-    func forProvider(live: any HTTPClientFactory, recorder: (any HTTPRequestRecorder)? = nil) -> ProviderServices {
+    func forProvider(
+        live: any HTTPClientFactory, recorder: (any HTTPRequestRecorder)? = nil, pluginState: (any PluginStateStoring)? = nil
+    ) -> ProviderServices {
         var services = ProviderServices(moviesQueries: moviesQueries)
+        services[PluginStateStoreKey.self] = pluginState
         services.http = SourceHTTPClients(
             live: live, responseCache: responseCache, recorder: recorder, offlineRefusal: offlineRefusal)
         return services

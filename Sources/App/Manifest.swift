@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import ProviderKit
+import WasmPluginProvider
 
 /// A validated `manifest.json` (version 1): which sources exist, which provider serves each, and their limits.
 public struct Manifest: Sendable, Hashable {
@@ -80,6 +81,8 @@ public struct Manifest: Sendable, Hashable {
     /// Each source's position in `sources` by id (the first, should ids repeat): `source(id:)` is asked once per
     /// source of a run, and a linear search made a 10,000-source run quadratic.
     private var positions: [String: Int]
+    /// WebAssembly plugins, each a provider of its own name (`Manifest+Plugins.swift`).
+    public var plugins: [PluginDeclaration] = []
     /// Where new items are delivered (`Manifest+Sinks.swift`).
     public var sinks: [Sink] = []
     /// `"store": {"url": …}`: the shared store (a `postgres://` URL, `${VAR}`s allowed), before substitution. nil

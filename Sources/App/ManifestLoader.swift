@@ -9,7 +9,7 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
-    static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
+    static let topLevelKeys = ["$schema", "version", "defaults", "plugins", "sources", "sinks", "store"]
     static let defaultsKeys = [
         "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
         "filter", "retention",
@@ -80,6 +80,10 @@ public enum ManifestLoader {
                 problem("defaults", "expected an object, found \(value.typeName)")
             }
         }
+
+        // Plugins first: their names are providers the sources may use.
+        let plugins = Self.plugins(top["plugins"], builtIn: providers, baseDirectory: baseDirectory, report: problem)
+        let providers = providers + plugins.map(\.name)
 
         var sources: [Manifest.Source] = []
         switch top["sources"] {
@@ -164,6 +168,7 @@ public enum ManifestLoader {
         var manifest = Manifest(
             version: 1, defaults: defaults, sources: sources, sinks: sinks, baseDirectory: baseDirectory.standardizedFileURL)
         manifest.storeURL = storeURL(top["store"], report: problem)
+        manifest.plugins = plugins
         return (manifest, problems)
     }
 

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import ProviderKit
 import Sinks
+import WasmPluginProvider
 
 /// The JSON Schema (draft 2020-12) of a manifest: `aggregate schema`, committed as `manifest.schema.json`.
 ///
@@ -29,6 +30,7 @@ public enum ManifestSchema {
                 "$schema": described(.string, "This file's schema (for editors)."),
                 "version": .object(["const": .int(1), "description": "The manifest format: 1."]),
                 "defaults": defaultsSchema,
+                "plugins": pluginsSchema,
                 "sources": .object([
                     "type": "array",
                     "items": sourceSchema(registry),
@@ -40,6 +42,49 @@ public enum ManifestSchema {
                 ]),
             ]),
             "$defs": .object(definitions),
+            // Without plugins a source's provider is a registered one; with them it may be a plugin's name too, which a
+            // schema cannot tie to `plugins[].name` (the loader does).
+            "if": .object(["required": ["plugins"]]),
+            "then": .object([:]),
+            "else": .object([
+                "properties": .object([
+                    "sources": .object([
+                        "items": .object([
+                            "properties": .object(["provider": .object(["enum": .array(registry.names.map(JSONValue.string))])]),
+                        ]),
+                    ]),
+                ]),
+            ]),
+        ])
+    }
+
+    /// `plugins` (`Manifest+Plugins.swift`).
+    private static var pluginsSchema: JSONValue {
+        .object([
+            "type": "array",
+            "description": "WebAssembly plugins, each a provider of its own name (docs/PLUGINS.md).",
+            "items": .object([
+                "type": "object", "additionalProperties": false, "required": ["name", "module", "allowedHosts"],
+                "properties": .object([
+                    "name": .object([
+                        "type": "string", "pattern": "^[a-z0-9-]+$",
+                        "description": "The provider name its sources use; not a built-in provider's.",
+                    ]),
+                    "module": described(.string, "The .wasm file, relative to the manifest."),
+                    "allowedHosts": .object([
+                        "type": "array", "items": .object(["type": "string", "pattern": "^[^/:*]+$"]),
+                        "description": "The only hosts its HTTP requests may reach (exact names).",
+                    ]),
+                    "fuel": .object([
+                        "type": "integer", "minimum": .int(1),
+                        "description": .string("WebAssembly operators one run may execute (default \(PluginDeclaration.defaultFuel))."),
+                    ]),
+                    "memoryPages": .object([
+                        "type": "integer", "minimum": .int(1), "maximum": .int(PluginDeclaration.maxMemoryPages),
+                        "description": .string("64 KiB pages its memory may grow to (default \(PluginDeclaration.defaultMemoryPages))."),
+                    ]),
+                ]),
+            ]),
         ])
     }
 
@@ -93,7 +138,10 @@ public enum ManifestSchema {
             "type": "object", "additionalProperties": false, "required": ["id", "provider"],
             "properties": .object([
                 "id": .object(["type": "string", "pattern": "^[a-z0-9-]+$"]),
-                "provider": .object(["enum": .array(registry.names.map(JSONValue.string))]),
+                "provider": .object([
+                    "type": "string", "pattern": "^[a-z0-9-]+$",
+                    "description": "A registered provider (aggregate providers) or a plugin's name (plugins[].name).",
+                ]),
                 "enabled": .object(["type": "boolean"]),
                 "timeoutSeconds": seconds, "concurrency": concurrency, "cacheTTLSeconds": cacheTTL, "refreshSeconds": seconds,
                 "options": .object(["type": "object"]),

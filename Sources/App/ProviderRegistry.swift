@@ -10,6 +10,7 @@ import OpenMeteoProvider
 import OpenWeatherProvider
 import ProviderKit
 import TMDBProvider
+import WasmPluginProvider
 
 /// The providers a manifest can name.
 public struct ProviderRegistry: Sendable {

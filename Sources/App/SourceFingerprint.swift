@@ -3,6 +3,7 @@ import Domain
 import Foundation
 import HTTPClient
 import ProviderKit
+import WasmPluginProvider
 
 /// The fingerprint of what a source fetches: its stored identity beside its id (`SourceIdentity`).
 ///
@@ -29,6 +30,11 @@ enum SourceFingerprint {
             canonical(value, into: &writer)
         }
         writer.endObject()
+        // A plugin's module is part of what its sources fetch: a new build is a new identity.
+        if let plugin = provider as? WasmPluginProvider {
+            writer.key("module")
+            writer.string(plugin.moduleDigest ?? "unreadable")
+        }
         if local {
             writer.key("directory")
             writer.string(baseDirectory.standardizedFileURL.path)

@@ -108,6 +108,19 @@ struct ManifestSchemaTests {
         for (index, found) in errors.enumerated() { #expect(found.isEmpty, "document \(index): \(found)") }
     }
 
+    @Test("with plugins a source may name one; without, its provider must be a registered one")
+    func plugins() async throws {
+        let withPlugin = #"""
+            {"version": 1, "plugins": [{"name": "acme", "module": "p.wasm", "allowedHosts": ["a.example"], "fuel": 1000,
+                                        "memoryPages": 4}],
+             "sources": [{"id": "x", "provider": "acme", "options": {"anything": [1]}}]}
+            """#
+        let withoutPlugin = #"{"version": 1, "sources": [{"id": "x", "provider": "acme"}]}"#
+        let errors = try await JSONSchemaCheck.errors(schema: ManifestSchema.text(), documents: [withPlugin, withoutPlugin])
+        #expect(errors.first?.isEmpty == true, "\(errors)")
+        #expect(errors.last?.isEmpty == false)
+    }
+
     @Test("the schema rejects what the providers reject, naming the same option")
     func rejectsInvalidOptions() async throws {
         for (document, _) in Self.invalidOptions {

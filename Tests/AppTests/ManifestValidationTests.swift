@@ -63,6 +63,18 @@ struct ManifestValidationTests {
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "enabled": "yes", "options": {"cities": []}}]}"#, "sources[0].enabled: expected true or false, found a string"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "options": []}]}"#, "sources[0].options: expected an object, found an array"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "option": {}}]}"#, "sources[0].option: unknown key (did you mean 'options'?)"),
+        (#"{"version": 1, "sources": [], "plugins": {}}"#, "plugins: expected an array, found an object"),
+        (#"{"version": 1, "sources": [], "plugins": [{"module": "p.wasm", "allowedHosts": []}]}"#, "plugins[0].name: required"),
+        (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "allowedHosts": []}]}"#, "plugins[0].module: required"),
+        (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "module": "p.wasm"}]}"#, "plugins[0].allowedHosts: required"),
+        (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "module": "p.wasm", "allowedHosts": ["https://a.example"]}]}"#,
+         "plugins[0].allowedHosts[0]: expected a host name such as api.example.com"),
+        (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "module": "p.wasm", "allowedHosts": [], "fuel": 0}]}"#,
+         "plugins[0].fuel: expected a positive integer"),
+        (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "module": "p.wasm", "allowedHosts": [], "memoryPages": 70000}]}"#,
+         "plugins[0].memoryPages: expected an integer from 1 to 65536"),
+        (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "module": "p.wasm", "allowedHosts": [], "hosts": []}]}"#,
+         "plugins[0].hosts: unknown key"),
     ]
 
     @Test("each structural mistake is reported with its JSON path", arguments: structuralCases)
