@@ -9,7 +9,7 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
-    static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store"]
+    static let topLevelKeys = ["$schema", "version", "defaults", "sources", "sinks", "store", "reader"]
     static let defaultsKeys = [
         "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
         "filter", "retention",
@@ -164,6 +164,7 @@ public enum ManifestLoader {
         var manifest = Manifest(
             version: 1, defaults: defaults, sources: sources, sinks: sinks, baseDirectory: baseDirectory.standardizedFileURL)
         manifest.storeURL = storeURL(top["store"], report: problem)
+        manifest.reader = reader(top["reader"], report: problem)
         return (manifest, problems)
     }
 

@@ -63,6 +63,12 @@ struct ManifestValidationTests {
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "enabled": "yes", "options": {"cities": []}}]}"#, "sources[0].enabled: expected true or false, found a string"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "options": []}]}"#, "sources[0].options: expected an object, found an array"),
         (#"{"version": 1, "sources": [{"id": "a", "provider": "echo", "option": {}}]}"#, "sources[0].option: unknown key (did you mean 'options'?)"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me"}}"#, "reader.password: required"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me", "password": 42}}"#, "reader.password: expected a string or a secret reference, found an integer"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me", "password": {"fromFlie": "p"}}}"#, "reader.password: expected a string, {\"fromFile\""),
+        (#"{"version": 1, "sources": [], "reader": {"username": "a:b", "password": "p"}}"#, "reader.username: required: a non-empty string without ':'"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me", "password": "p", "pasword": "q"}}"#, "reader.pasword: unknown key (did you mean 'password'?)"),
+        (#"{"version": 1, "sources": [], "reader": ["me"]}"#, "reader: expected an object"),
     ]
 
     @Test("each structural mistake is reported with its JSON path", arguments: structuralCases)
