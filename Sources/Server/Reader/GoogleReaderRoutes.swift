@@ -20,10 +20,13 @@ struct GoogleReaderRoutes: Sendable {
         do throws(ReaderProblem) {
             let setup = try service.current()
             guard let account = setup.account else { throw ReaderProblem(.notFound, "reader sync is off") }
-            let parameters = try await ReaderParameters.read(request)
             let path = request.uri.path
-            if path == Self.loginPath { return try login(parameters, account: account, from: address) }
+            if path == Self.loginPath {
+                return try login(try await ReaderParameters.read(request), account: account, from: address)
+            }
+            // Before the body is read: a client without the token gets nothing read for it.
             try authenticate(request, account: account)
+            let parameters = try await ReaderParameters.read(request)
             let call = String(path.dropFirst(Self.apiPrefix.count))
             let calls = GoogleReaderCalls(setup: setup, parameters: parameters, base: Self.base(request), now: now)
             switch call {
