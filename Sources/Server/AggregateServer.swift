@@ -59,7 +59,7 @@ public final class AggregateServer: Sendable {
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
         self.access = AccessControl(token: configuration.token)
-        reader.load(container)
+        reader.load(container, logger: logger)
     }
 
     /// Starts the watch and serves until `shutdown`; `onListening` gets the bound port (the one asked for, or
@@ -106,7 +106,7 @@ public final class AggregateServer: Sendable {
         var container = container
         container.requestRecorder = state.metrics
         try watcher.reload(container)
-        reader.load(container)
+        reader.load(container, logger: logger)
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
     }

@@ -58,7 +58,7 @@ struct ReaderErrorTests {
         try await harness.stop()
     }
 
-    @Test("Fever: no ?api is a 400; a bad mark is a 400; an unknown call is 404; without a reader account, 404 saying how to add one")
+    @Test("Fever: no ?api is a 400; a bad mark is a 400; an unknown call is 404; a password variable not set is a 503 naming it; without a reader account, 404 saying how to add one")
     func feverAndOff() async throws {
         let harness = try await ReaderFixture.start()
         _ = try await ReaderSession.login(harness)
@@ -70,6 +70,13 @@ struct ReaderErrorTests {
         let session = try await ReaderSession.login(harness)
         #expect(try await session.get("/reader/api/0/no-such-call").status == 404)
         try await harness.stop()
+
+        let unset = try await ServeHarness.start(
+            manifest: ReaderFixture.manifest().replacingOccurrences(of: ReaderFixture.password, with: "${READER_PASSWORD_NOT_SET}"),
+            files: try ReaderFixture.files())
+        let unusable = try await unset.form("/accounts/ClientLogin", "Email=ann&Passwd=x")
+        #expect(unusable.status == 503 && unusable.text.contains("$READER_PASSWORD_NOT_SET"), "\(unusable.text)")
+        try await unset.stop()
 
         let off = try await ReaderFixture.start(reader: false)
         let reply = try await off.form("/accounts/ClientLogin", "Email=ann&Passwd=x")

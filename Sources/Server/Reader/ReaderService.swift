@@ -3,6 +3,7 @@ import Crypto
 import Dispatch
 import Domain
 import Foundation
+import Logging
 import Synchronization
 
 /// What the reader APIs (Google Reader, Fever) serve from: the manifest's account, its sources as feeds, and the
@@ -25,8 +26,9 @@ final class ReaderService: Sendable {
 
     private let state = Mutex(State())
 
-    /// Takes `container`'s account and sources; until its password is read the APIs answer 503.
-    func load(_ container: AppDIContainer) {
+    /// Takes `container`'s account and sources; until its password is read the APIs answer 503. An account that
+    /// cannot be used is logged (the variable or file named, never a value).
+    func load(_ container: AppDIContainer, logger: Logger) {
         let directory = ReaderDirectory(container.readerFeeds)
         let generation = state.withLock { state in
             state.generation += 1
@@ -39,6 +41,7 @@ final class ReaderService: Sendable {
             case .success(let account):
                 setup = Setup(account: account, problem: nil, directory: directory, archive: { container.archive() })
             case .failure(let error):
+                logger.warning("reader sync is unavailable: \(error.message)")
                 setup = Setup(account: nil, problem: error.message, directory: directory, archive: { nil })
             }
             self.state.withLock { state in
