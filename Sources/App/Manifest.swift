@@ -88,6 +88,8 @@ public struct Manifest: Sendable, Hashable {
     /// `"store": {"url": …}`: the shared store (a `postgres://` URL, `${VAR}`s allowed), before substitution. nil
     /// keeps the SQLite store in the data directory; `AGGREGATE_STORE` overrides either.
     public var storeURL: String?
+    /// `"reader"`: the account reader apps sync with; nil: serve offers no reader API.
+    public var reader: Reader?
     /// The manifest file's directory: relative paths in options resolve against it.
     public var baseDirectory: URL
 

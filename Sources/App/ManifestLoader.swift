@@ -9,7 +9,7 @@ import ProviderKit
 /// provider's target knows its option schema.
 public enum ManifestLoader {
     /// `$schema` names the JSON Schema editors check the file with (`aggregate schema`); the tool ignores it.
-    static let topLevelKeys = ["$schema", "version", "defaults", "plugins", "sources", "sinks", "store"]
+    static let topLevelKeys = ["$schema", "version", "defaults", "plugins", "sources", "sinks", "store", "reader"]
     static let defaultsKeys = [
         "timeoutSeconds", "concurrency", "cacheTTLSeconds", "refreshSeconds", "caFile", "maxConcurrentRequests", "maxConnectionsPerHost",
         "filter", "retention",
@@ -169,6 +169,7 @@ public enum ManifestLoader {
             version: 1, defaults: defaults, sources: sources, sinks: sinks, baseDirectory: baseDirectory.standardizedFileURL)
         manifest.storeURL = storeURL(top["store"], report: problem)
         manifest.plugins = plugins
+        manifest.reader = reader(top["reader"], report: problem)
         return (manifest, problems)
     }
 

@@ -40,6 +40,14 @@ public enum ManifestSchema {
                     "type": "object", "additionalProperties": false, "required": ["url"],
                     "properties": .object(["url": described(.string, "A postgres:// URL, or a ${VARIABLE} holding one.")]),
                 ]),
+                "reader": .object([
+                    "type": "object", "additionalProperties": false, "required": ["username", "password"],
+                    "description": "The account reader apps (Google Reader and Fever APIs of `aggregate serve`) log in with.",
+                    "properties": .object([
+                        "username": .object(["type": "string", "minLength": .int(1), "pattern": "^[^:]+$"]),
+                        "password": secretSchema,
+                    ]),
+                ]),
             ]),
             "$defs": .object(definitions),
             // Without plugins a source's provider is a registered one; with them it may be a plugin's name too, which a

@@ -31,6 +31,8 @@ public final class AggregateServer: Sendable {
     let watcher: any ServedSources
     private let access: AccessControl
     private let logger: Logger
+    /// The reader apps' account, feeds and archive (`ReaderMiddleware`).
+    let reader = ReaderService()
 
     private let lifecycle = ServiceGroupHolder()
 
@@ -57,6 +59,7 @@ public final class AggregateServer: Sendable {
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
         self.access = AccessControl(token: configuration.token)
+        reader.load(container, logger: logger)
     }
 
     /// Starts the watch and serves until `shutdown`; `onListening` gets the bound port (the one asked for, or
@@ -104,6 +107,7 @@ public final class AggregateServer: Sendable {
         var container = container
         container.requestRecorder = state.metrics
         try watcher.reload(container)
+        reader.load(container, logger: logger)
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
     }
@@ -113,6 +117,7 @@ public final class AggregateServer: Sendable {
         let router = Router(context: ServeRequestContext.self)
         router.add(middleware: APIMethodMiddleware())
         router.add(middleware: AccessMiddleware(access: access, metrics: state.metrics))
+        router.add(middleware: ReaderMiddleware(service: reader))
         let cache = RepresentationCache()
         APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)
         EventRoutes(events: state.events).register(on: router)

@@ -39,7 +39,8 @@ struct ManifestSchemaTests {
             "batch": 50, "maxRetries": 3, "timeoutSeconds": 5},
            {"id": "prog", "type": "exec", "command": ["./sink.sh"], "args": [], "env": {"K": "v"}}
          ],
-         "store": {"url": "${DATABASE_URL}"}}
+         "store": {"url": "${DATABASE_URL}"},
+         "reader": {"username": "me", "password": {"fromFile": "reader.password"}}}
         """#,
     ]
 

@@ -75,6 +75,12 @@ struct ManifestValidationTests {
          "plugins[0].memoryPages: expected an integer from 1 to 65536"),
         (#"{"version": 1, "sources": [], "plugins": [{"name": "p", "module": "p.wasm", "allowedHosts": [], "hosts": []}]}"#,
          "plugins[0].hosts: unknown key"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me"}}"#, "reader.password: required"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me", "password": 42}}"#, "reader.password: expected a string or a secret reference, found an integer"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me", "password": {"fromFlie": "p"}}}"#, "reader.password: expected a string, {\"fromFile\""),
+        (#"{"version": 1, "sources": [], "reader": {"username": "a:b", "password": "p"}}"#, "reader.username: required: a non-empty string without ':'"),
+        (#"{"version": 1, "sources": [], "reader": {"username": "me", "password": "p", "pasword": "q"}}"#, "reader.pasword: unknown key (did you mean 'password'?)"),
+        (#"{"version": 1, "sources": [], "reader": ["me"]}"#, "reader: expected an object"),
     ]
 
     @Test("each structural mistake is reported with its JSON path", arguments: structuralCases)

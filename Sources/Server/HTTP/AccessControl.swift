@@ -51,7 +51,8 @@ struct AccessControl: Sendable {
 
     /// May `request` read? Without a token: yes.
     func mayRead(_ request: Request) -> Bool {
-        token == nil || Self.open.contains(request.uri.path) || isAuthenticated(request)
+        // The reader APIs check their own account (`ReaderMiddleware`): reader apps know no serve token.
+        token == nil || Self.open.contains(request.uri.path) || ReaderMiddleware.handles(request.uri.path) || isAuthenticated(request)
     }
 
     /// May `request` refresh a source? With a token: when it proves it; without one: anyone on this machine
@@ -129,6 +130,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         if path.hasPrefix("/api/sources/"), path.hasSuffix("/refresh") { return "/api/sources/{id}/refresh" }
         if path.hasPrefix("/cards/") { return "/cards/{id}" }
         if path.hasPrefix("/sources/") { return "/sources/{id}" }
+        if GoogleReaderRoutes.handles(path) { return "/reader/api/0" }
+        if FeverRoutes.handles(path) { return "/fever" }
         let known: Set<String> = [
             "/", "/login", "/logout", "/api/report", "/api/items", "/api/sources", "/api/openapi.json", "/events",
             "/metrics", "/healthz",
