@@ -106,7 +106,8 @@ struct ArchiveCommand: ParsableCommand {
         discussion: """
             Each source's items are kept for its `retention` (the manifest's `defaults.retention` or the \
             source's own: {"days": 90, "maxItemsPerSource": 10000} by default). Starred items stay whatever their \
-            age. `watch` and `serve` prune in the background; `archive prune` does it now.
+            age. `watch`, `serve` and fleet workers prune in the background (after a run, at most every six hours); \
+            a one-shot run does not: `archive prune` does it now (from cron, say).
             """,
         subcommands: [Stats.self, Prune.self])
 

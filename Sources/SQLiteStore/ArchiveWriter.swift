@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Crypto
 import GRDB
 import StoreSupport
 
@@ -15,6 +16,11 @@ enum ArchiveWriter {
     static func archive(_ items: [Item], of source: SourceIdentity, at date: Date, in db: Database) throws {
         guard !items.isEmpty else { return }
         let key = try sourceKey(of: source, in: db)
+        let fields = items.map { ArchiveText.encode($0.fields) }
+        // A large batch archived whole within the last `lastSeenResolution`, unchanged (the same file read again),
+        // would change no row: known by its digest, it costs one lookup instead of one upsert an item.
+        let digest = items.count >= SeenBatches.minimumCount ? contentDigest(items, fields: fields) : nil
+        if let digest, try isArchived(digest, key: key, since: date.addingTimeInterval(-lastSeenResolution), in: db) { return }
         // AUTOINCREMENT: whatever this batch inserts lies above it (the transaction holds the write lock).
         let highest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(id), 0) FROM archive_item")) ?? 0
         let upsert = try db.cachedStatement(sql: """
@@ -33,17 +39,59 @@ enum ArchiveWriter {
                 OR archive_item.kind IS NOT excluded.kind
             """)
         let seen = date.timeIntervalSince1970
-        for item in items {
+        for (item, fields) in zip(items, fields) {
             let itemDate = item.date?.timeIntervalSince1970
             try upsert.execute(arguments: [
                 key, item.id, item.kind.rawValue, item.title, item.subtitle, item.url?.absoluteString,
-                ArchiveText.body(of: item), itemDate, itemDate ?? seen, Data(ArchiveText.encode(item.fields)), seen, seen,
+                ArchiveText.body(of: item), itemDate, itemDate ?? seen, Data(fields), seen, seen,
             ])
         }
         try db.cachedStatement(sql: """
             INSERT INTO archive_fts (rowid, title, subtitle, body, url)
             SELECT id, title, subtitle, body, url FROM archive_item WHERE id > ?
             """).execute(arguments: [highest])
+        if let digest {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO archive_batch (source_key, digest, archived_at) VALUES (?, ?, ?)")
+                .execute(arguments: [key, digest, seen])
+        }
+    }
+
+    /// Whether the batch with `digest` was archived whole under `key` after `since` (and nothing of that source
+    /// was pruned since: pruning forgets its digests).
+    private static func isArchived(_ digest: Data, key: Int64, since: Date, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM archive_batch WHERE source_key = ? AND digest = ? AND archived_at >= ?)"),
+            arguments: [key, digest, since.timeIntervalSince1970]) ?? false
+    }
+
+    /// SHA-256 of every archived member of every item, in order, each after its length (a value absent is its own
+    /// mark): two batches share a digest only if they would write the same rows.
+    static func contentDigest(_ items: [Item], fields: [[UInt8]]) -> Data {
+        var hasher = SHA256()
+        func length(_ count: UInt64) {
+            withUnsafeBytes(of: count.littleEndian) { hasher.update(bufferPointer: $0) }
+        }
+        func add(_ bytes: [UInt8]) {
+            length(UInt64(bytes.count))
+            bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        }
+        func add(_ text: String?) {
+            guard var text else { return length(.max) }
+            text.withUTF8 { utf8 in
+                length(UInt64(utf8.count))
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(utf8))
+            }
+        }
+        for (item, fields) in zip(items, fields) {
+            add(item.id)
+            add(item.kind.rawValue)
+            add(item.title)
+            add(item.subtitle)
+            add(item.url?.absoluteString)
+            add(item.date.map { String($0.timeIntervalSince1970.bitPattern) })
+            add(fields)
+        }
+        return Data(hasher.finalize())
     }
 
     /// `source`'s key in `archive_source`, made when it has none.

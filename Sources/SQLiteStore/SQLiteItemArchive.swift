@@ -142,15 +142,19 @@ extension SQLiteItemArchive: ItemArchiveRepository {
         return removed
     }
 
-    /// Deletes the rows `select` names, a batch per transaction, until it names none.
+    /// Deletes the rows `select` names, a batch per transaction, until it names none. The batches archived whole
+    /// of the sources it deletes from are forgotten in the same transaction (`ArchiveWriter`: a batch seen again
+    /// must be written again).
     private func deleteInBatches(_ select: @escaping (Database) throws -> [Int64]) throws(SourceError) -> Int {
         var removed = 0
         while true {
             let count = try database.write { db -> Int in
                 let ids = try select(db)
                 guard !ids.isEmpty else { return 0 }
-                try db.execute(sql: "DELETE FROM archive_item WHERE id IN (\(ArchiveSQL.placeholders(ids.count)))",
+                let list = ArchiveSQL.placeholders(ids.count)
+                try db.execute(sql: "DELETE FROM archive_batch WHERE source_key IN (SELECT DISTINCT source_key FROM archive_item WHERE id IN (\(list)))",
                                arguments: StatementArguments(ids))
+                try db.execute(sql: "DELETE FROM archive_item WHERE id IN (\(list))", arguments: StatementArguments(ids))
                 return ids.count
             }
             removed += count

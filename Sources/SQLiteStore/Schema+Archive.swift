@@ -5,7 +5,8 @@ extension Schema {
     /// reused, as reader apps remember them, and the rows a batch inserted are those above the highest id before
     /// it: `ArchiveWriter` indexes them with one statement (FTS5 flushes its pending terms at every statement, so a
     /// trigger per inserted row cost four times as much). Triggers keep the index when a row goes, and when an
-    /// update changed its text (only then: seeing an item again does not touch the index).
+    /// update changed its text (only then: seeing an item again does not touch the index). `archive_batch` knows a
+    /// large batch archived whole by the digest of its content (`ArchiveWriter`).
     /// Added to every store, new or old: `current` stays what v4 left.
     static let v6Archive = """
         CREATE TABLE archive_source (
@@ -32,6 +33,12 @@ extension Schema {
             starred_at REAL,
             UNIQUE (source_key, item_id)
         );
+        CREATE TABLE archive_batch (
+            source_key INTEGER NOT NULL,
+            digest BLOB NOT NULL,
+            archived_at REAL NOT NULL,
+            PRIMARY KEY (source_key, digest)
+        ) WITHOUT ROWID;
         CREATE INDEX archive_item_sort ON archive_item(sort_date, id);
         CREATE INDEX archive_item_source_seen ON archive_item(source_key, first_seen_at);
         CREATE VIRTUAL TABLE archive_fts USING fts5(

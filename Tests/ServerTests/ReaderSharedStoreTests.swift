@@ -8,9 +8,7 @@ import Testing
 @Suite("Reader APIs on a shared PostgreSQL store",
        .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
 struct ReaderSharedStoreTests {
-    static let readingList = "user/-/state/com.google/reading-list"
-    static let read = "user/-/state/com.google/read"
-    static let starred = "user/-/state/com.google/starred"
+    static let (readingList, read, starred) = (ReaderContractTests.readingList, ReaderContractTests.read, ReaderContractTests.starred)
 
     @Test("read and starred set through one server are seen through the other; both give the same item ids")
     func replicasAgree() async throws {
