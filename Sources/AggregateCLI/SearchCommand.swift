@@ -24,7 +24,8 @@ struct SearchCommand: ParsableCommand {
               aggregate search wasm --sources news,hn --since 7d -f ndjson
 
             Formats other than the table print the items in the run's contract, in the results' order. When more \
-            results follow, stderr says how to ask for them (--after).
+            results follow, stderr says how to ask for them (--after). A query that starts with '-' goes after \
+            `--`: aggregate search -- -ios swift.
             """)
 
     @Argument(help: ArgumentHelp("What to look for (the words are joined by spaces).", valueName: "query"))
@@ -40,8 +41,8 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only these kinds, comma-separated (\(ItemKind.allCases.map(\.rawValue).joined(separator: ", "))).", valueName: "kinds"))
     var kind: String?
 
-    @Option(name: .long, help: ArgumentHelp("Order: relevance (default) or newest.", valueName: "order"))
-    var sort: ArchiveQuery.Order = .relevance
+    @Option(name: .long, help: ArgumentHelp("Best match first, or by date.", valueName: "order"))
+    var sort: SearchSort = .relevance
 
     @Option(name: .long, help: ArgumentHelp("At most this many results (1 to \(ArchiveQuery.maxLimit)).", valueName: "n"))
     var limit = 20
@@ -92,7 +93,8 @@ struct SearchCommand: ParsableCommand {
             cursor = value
         }
         return ArchiveQuery(
-            text: text, sourceIDs: sources.map(Self.list), kinds: kinds, since: since, order: sort, limit: limit, after: cursor)
+            text: text, sourceIDs: sources.map(Self.list), kinds: kinds, since: since, order: sort.order, limit: limit,
+            after: cursor)
     }
 
     func run() throws {
@@ -133,4 +135,15 @@ struct SearchCommand: ParsableCommand {
     }
 }
 
-extension ArchiveQuery.Order: EnumArgument {}
+/// `--sort`: the archive's orders a person asks for (the reader APIs' orders by archive id are not among them).
+enum SearchSort: String, EnumArgument {
+    case relevance, newest, oldest
+
+    var order: ArchiveQuery.Order {
+        switch self {
+        case .relevance: .relevance
+        case .newest: .newest
+        case .oldest: .oldest
+        }
+    }
+}
