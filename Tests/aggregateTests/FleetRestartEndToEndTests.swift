@@ -113,17 +113,14 @@ struct FleetRestartEndToEndTests {
         }
         let fetched = Dictionary(grouping: server.requests.map(\.path).filter { $0.hasPrefix("/feeds/") }, by: { $0 }).mapValues(\.count)
         #expect(Set(printed).count == 1200 && fetched.count == 300, "every feed ran, each of its items printed")
-        switch fault {
-        case .restart:
-            #expect(printed.count == 1200, "each item of the 300 feeds printed once: \(printed.count)")
-            #expect(requested == 300, "each feed fetched once: \(requested) requests")
-        case .outage:
-            // The batches that finished while the store was away ran once more (their items could not be
-            // queued for the sink), and only those: never a third time, and no other feed again.
-            let twice = fetched.filter { $0.value == 2 }.keys
-            #expect(fetched.values.allSatisfy { $0 <= 2 }, "\(fetched.filter { $0.value > 2 })")
+        // A batch whose store write met the fault runs once more (its items could not be recorded or queued for
+        // the sink), and only such a batch: never a third time. Under load a restart can meet any batch still
+        // writing, so the restart asserts that rule, not a count of requests; the outage always meets the held two.
+        let twice = fetched.filter { $0.value == 2 }.keys
+        #expect(fetched.values.allSatisfy { $0 <= 2 }, "\(fetched.filter { $0.value > 2 })")
+        #expect(printed.count == 1200 + 4 * twice.count, "printed once per run: \(printed.count), \(twice.count) run twice")
+        if fault == .outage {
             #expect(twice.contains("/feeds/s0042.xml") && twice.contains("/feeds/s0257.xml"), "the held batches ran again")
-            #expect(printed.count == 1200 + 4 * twice.count, "printed once per run: \(printed.count), \(twice.count) run twice")
         }
         let delivered = receiver.itemIDs
         #expect(Set(delivered).count == 1203 && delivered.count == 1203, "each item delivered once: \(delivered.count)")
