@@ -64,6 +64,22 @@ extension PostgresItemArchive: ItemArchiveRepository {
         return ids.compactMap { byID[$0] }
     }
 
+    public func items(of sourceID: String, itemIDs: [String]) throws(SourceError) -> [ArchivedItem] {
+        guard !itemIDs.isEmpty else { return [] }
+        // The row archived last first: a newer identity's row of an item id wins over an older one's.
+        let found = try database.withSession { session in
+            var binds = PostgresBindings()
+            binds.append(sourceID)
+            binds.append(itemIDs)
+            return try session.rows(PostgresQuery(
+                unsafeSQL: "SELECT \(Self.columns) FROM archive_item a WHERE a.source_id = $1 AND a.item_id = ANY($2) ORDER BY a.id DESC",
+                binds: binds)).map(Self.archivedItem)
+        }
+        var byID: [String: ArchivedItem] = [:]
+        for item in found where byID[item.item.id] == nil { byID[item.item.id] = item }
+        return itemIDs.compactMap { byID[$0] }
+    }
+
     public func setState(of ids: [Int64], read: Bool?, starred: Bool?, at date: Date) throws(SourceError) -> Int {
         var assignments: [String] = []
         var changes: [String] = []

@@ -66,6 +66,24 @@ extension SQLiteItemArchive: ItemArchiveRepository {
         }
     }
 
+    public func items(of sourceID: String, itemIDs: [String]) throws(SourceError) -> [ArchivedItem] {
+        guard !itemIDs.isEmpty else { return [] }
+        return try database.read { db in
+            var found: [String: ArchivedItem] = [:]
+            for chunk in itemIDs.chunks(of: 500) {
+                // The newest identity first: its row wins over an older identity's of the same item id.
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT \(Self.columns) FROM archive_item a JOIN archive_source s ON s.key = a.source_key
+                    WHERE s.source_id = ? AND a.item_id IN (\(ArchiveSQL.placeholders(chunk.count))) ORDER BY s.key DESC
+                    """, arguments: StatementArguments([sourceID] + chunk)) {
+                    let item = Self.archivedItem(row)
+                    if found[item.item.id] == nil { found[item.item.id] = item }
+                }
+            }
+            return itemIDs.compactMap { found[$0] }
+        }
+    }
+
     public func setState(of ids: [Int64], read: Bool?, starred: Bool?, at date: Date) throws(SourceError) -> Int {
         // Each state set, and the condition under which setting it changes a row (only those rows count).
         var assignments: [String] = []

@@ -151,3 +151,24 @@ struct ArchiveContractTests {
         #expect(result.7 == ["a2"])
     }
 }
+
+extension ArchiveContractTests {
+    @Test("a source's items by item id keep the order asked for; a newer identity's row wins; other sources and missing ids are left out", arguments: StoreKind.available)
+    func itemsOfSource(kind: StoreKind) async throws {
+        let store = try await StoreUnderTest.make(kind)
+        let (ordered, renamed) = try await blocking { () -> ([String], [String]) in
+            let history = store.history
+            try history.markSeen([SeenBatch(source: .testing("a"), items: (0..<3).map { Self.entry("\($0)", "old a \($0)") }),
+                                  SeenBatch(source: .testing("b"), items: [Self.entry("9", "b 9")])], at: Self.start)
+            // The same source id under a new identity (its options changed): its rows are the ones shown.
+            let changed = SourceIdentity(id: "a", fingerprint: "changed")
+            _ = try history.recordSeen(by: changed, items: [Self.entry("1", "new a 1")], at: Self.start.addingTimeInterval(60))
+            let archive = store.archive
+            let ordered = try archive.items(of: "a", itemIDs: ["2", "missing", "0", "9"]).map(\.item.id)
+            let renamed = try archive.items(of: "a", itemIDs: ["1"]).map(\.item.title)
+            return (ordered, renamed)
+        }
+        #expect(ordered == ["2", "0"], "in the order asked, without another source's item or an unknown id")
+        #expect(renamed == ["new a 1"])
+    }
+}

@@ -8,6 +8,10 @@ public protocol ItemArchiveRepository: Sendable {
     func items(_ query: ArchiveQuery) throws(SourceError) -> ArchivePage
     /// The items with these archive ids, in the order given (an id the archive lacks is left out).
     func items(withIDs ids: [Int64]) throws(SourceError) -> [ArchivedItem]
+    /// The items of `sourceID` with these item ids (the provider's ids), in the order given: a source's latest
+    /// items as its last run listed them (`serve` keeps only the ids). Under a source id stored with several
+    /// identities, the newest identity's item; an id the archive lacks is left out.
+    func items(of sourceID: String, itemIDs: [String]) throws(SourceError) -> [ArchivedItem]
     /// Marks the items with `ids` read or unread, starred or not (nil leaves that state as it is).
     /// - Returns: how many items changed.
     func setState(of ids: [Int64], read: Bool?, starred: Bool?, at date: Date) throws(SourceError) -> Int
