@@ -155,7 +155,7 @@ final class RunStorage: Sendable {
     func markSeen(_ batches: [(sourceID: String, items: [Item])]) -> [String: String] {
         guard let history else { return [:] }
         let known = batches.compactMap { batch in
-            identity(of: batch.sourceID).map { SeenBatch(source: $0, items: batch.items) }
+            identity(of: batch.sourceID).map { SeenBatch(source: $0, items: ArchiveRedaction.redacted(batch.items)) }
         }
         guard !known.isEmpty else { return [:] }
         do {
@@ -178,7 +178,7 @@ final class RunStorage: Sendable {
         }
         guard newOnly else { return (items, false, markSeen([(sourceID, items)])[sourceID]) }
         do {
-            let seen = try history.recordSeen(by: source, items: items, at: now())
+            let seen = try history.recordSeen(by: source, items: ArchiveRedaction.redacted(items), at: now())
             return (items.filter { seen.unseen.contains($0.id) }, seen.isFirstRun, nil)
         } catch {
             // Another process sharing the history may announce these items: holding them back until the store
@@ -199,7 +199,7 @@ final class RunStorage: Sendable {
     func recordNew(_ items: [Item], sourceID: String) -> (ids: Set<String>?, isFirstRun: Bool, note: String?) {
         guard let history, let source = identity(of: sourceID) else { return (nil, false, nil) }
         do {
-            let seen = try history.recordSeen(by: source, items: items, at: now())
+            let seen = try history.recordSeen(by: source, items: ArchiveRedaction.redacted(items), at: now())
             return (seen.unseen, seen.isFirstRun, nil)
         } catch {
             return (nil, false, "the item history could not be updated: \(error.message)")

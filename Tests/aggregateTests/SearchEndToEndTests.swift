@@ -101,3 +101,23 @@ struct SearchEndToEndTests {
         #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr.contains("nothing in the archive matches"))
     }
 }
+
+extension SearchEndToEndTests {
+    @Test("a URL with a credential is kept redacted: the run prints it as given, the archive never holds the secret")
+    func credentialsRedacted() async throws {
+        let project = try Project()
+        try (#"{"id": "p1", "title": "Private build", "url": "https://ci.example.org/builds/7?token=s3cr3t-value&page=2"}"#
+            + "\n" + #"{"id": "p2", "title": "Private mirror", "url": "https://user:hunter2-pass@mirror.example.org/x"}"# + "\n")
+            .write(to: project.root.appendingPathComponent("notes.ndjson"), atomically: true, encoding: .utf8)
+        try project.write("tasks.ndjson", [("t1", "Buy flour", "two kilos")])
+        let run = try await project.run(["-f", "ndjson", "--sources", "notes"])
+        #expect(run.status == 0 && run.stdout.contains("s3cr3t-value"), "the run's own output is the provider's: \(run.stderr)")
+
+        let found = try await project.run(["search", "private", "-f", "ndjson"])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(found.stdout.contains("token=***&page=2") && found.stdout.contains("***@mirror.example.org"), "\(found.stdout)")
+        #expect(!found.stdout.contains("s3cr3t-value") && !found.stdout.contains("hunter2-pass"))
+        let nothing = try await project.run(["search", "s3cr3t"])
+        #expect(nothing.status == 0 && !nothing.stdout.contains("Private build"), "the secret is not in the index either")
+    }
+}
