@@ -33,6 +33,8 @@ public final class AggregateServer: Sendable {
     private let logger: Logger
     /// The reader apps' account, feeds and archive (`ReaderMiddleware`).
     let reader = ReaderService()
+    /// Where every page reads its items.
+    let archive = ServedArchive()
 
     private let lifecycle = ServiceGroupHolder()
 
@@ -60,6 +62,7 @@ public final class AggregateServer: Sendable {
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
         self.access = AccessControl(token: configuration.token)
         reader.load(container, logger: logger)
+        archive.load(container)
     }
 
     /// Starts the watch and serves until `shutdown`; `onListening` gets the bound port (the one asked for, or
@@ -108,6 +111,7 @@ public final class AggregateServer: Sendable {
         container.requestRecorder = state.metrics
         try watcher.reload(container)
         reader.load(container, logger: logger)
+        archive.load(container)
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
     }
@@ -119,10 +123,10 @@ public final class AggregateServer: Sendable {
         router.add(middleware: AccessMiddleware(access: access, metrics: state.metrics))
         router.add(middleware: ReaderMiddleware(service: reader))
         let cache = RepresentationCache()
-        APIRoutes(state: state, watcher: watcher, access: access, cache: cache).register(on: router)
+        APIRoutes(state: state, archive: archive, watcher: watcher, access: access, cache: cache).register(on: router)
         EventRoutes(events: state.events).register(on: router)
-        FeedRoutes(state: state, cache: cache).register(on: router)
-        DashboardRoutes(state: state, access: access, cache: cache).register(on: router)
+        FeedRoutes(state: state, archive: archive, cache: cache).register(on: router)
+        DashboardRoutes(state: state, archive: archive, access: access, cache: cache).register(on: router)
         return router
     }
 }

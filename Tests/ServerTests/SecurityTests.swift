@@ -58,7 +58,7 @@ struct SecurityTests {
         let accepted = try await harness.request("/api/sources/notes/refresh", method: .post)
         #expect(accepted.status == 202)
         #expect(try accepted.json()["id"] as? String == "notes")
-        let refreshed = try await harness.poll("/api/items") { (try? $0.itemKeys()) == ["notes/n2"] }
+        let refreshed = try await harness.poll("/api/report") { (try? $0.itemKeys()) == ["notes/n2"] }
         #expect(try refreshed.itemKeys() == ["notes/n2"], "the refresh ran the source again")
         let port = try #require(harness.base.split(separator: ":").last)
         for name in ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"] {
@@ -97,7 +97,7 @@ struct SecurityTests {
         let accepted = try await harness.request("/api/sources/notes/refresh", method: .post, headers: bearer)
         #expect(accepted.status == 202)
         #expect(try accepted.json()["id"] as? String == "notes")
-        let refreshed = try await harness.poll("/api/items", headers: bearer) { (try? $0.itemKeys()) == ["notes/n2"] }
+        let refreshed = try await harness.poll("/api/report", headers: bearer) { (try? $0.itemKeys()) == ["notes/n2"] }
         #expect(try refreshed.itemKeys() == ["notes/n2"], "the refresh ran the source again")
         #expect(try await harness.request("/api/sources/nope/refresh", method: .post, headers: bearer).status == 404)
         let crossSite = try await harness.request(

@@ -19,7 +19,11 @@ public protocol FleetReportRepository: Sendable {
 
 /// A source's run as a worker finished it.
 public struct FleetReport: Sendable, Hashable {
+    /// The source's report. As stored, it carries only its new items (what a server announces); the others are
+    /// in the store's item archive, counted in `streamedItemCount` and listed in `itemIDs`.
     public var report: SourceReport
+    /// The ids of every item of the run, in its order.
+    public var itemIDs: [String]
     /// The ids of its items that the store's item history never saw before (nil: the history could not tell).
     public var newItemIDs: Set<String>?
     /// When the run finished, by the worker's clock (what a server shows as the source's last refresh).
@@ -29,8 +33,11 @@ public struct FleetReport: Sendable, Hashable {
     /// Set by the store when read.
     public var version: Int64
 
-    public init(report: SourceReport, newItemIDs: Set<String>?, finishedAt: Date, next: Date, version: Int64 = 0) {
+    public init(
+        report: SourceReport, itemIDs: [String]? = nil, newItemIDs: Set<String>?, finishedAt: Date, next: Date, version: Int64 = 0
+    ) {
         self.report = report
+        self.itemIDs = itemIDs ?? report.items.map(\.id)
         self.newItemIDs = newItemIDs
         self.finishedAt = finishedAt
         self.next = next

@@ -8,7 +8,7 @@ import Foundation
 enum DashboardHTML {
     /// A whole page: the style sheet, the script (live updates), the feeds, and the navigation.
     /// `canLogOut`: the viewer came in through the login form's session, so the header offers to end it.
-    static func document(title: String, current: String, body: String, canLogOut: Bool = false) -> String {
+    static func document(title: String, current: String, body: String, canLogOut: Bool = false, search: String? = nil) -> String {
         func nav(_ href: String, _ text: String) -> String {
             "<a href=\"\(href)\"\(href == current ? " aria-current=\"page\"" : "")>\(text)</a>"
         }
@@ -25,7 +25,7 @@ enum DashboardHTML {
             <script src="/dashboard.js" defer></script>
             </head>
             <body>
-            <header><h1><a href="/">aggregate</a></h1><nav aria-label="Views">\(nav("/", "Sources")) · \(nav("/items", "Newest items")) · <a href="/feed.atom">Atom</a> · <a href="/api/sources">JSON</a></nav>\(canLogOut ? #"<form class="logout" method="post" action="/logout"><button type="submit">Log out</button></form>"# : "")</header>
+            <header><h1><a href="/">aggregate</a></h1><nav aria-label="Views">\(nav("/", "Sources")) · \(nav("/items", "Newest items")) · <a href="/feed.atom">Atom</a> · <a href="/api/sources">JSON</a></nav>\(ItemsPage.searchForm(search))\(canLogOut ? #"<form class="logout" method="post" action="/logout"><button type="submit">Log out</button></form>"# : "")</header>
             <main>
             \(body)
             </main>

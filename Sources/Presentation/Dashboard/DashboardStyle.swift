@@ -42,6 +42,10 @@ extension DashboardAssets {
         .spark .ok { fill: var(--ok); } .spark .bad { fill: var(--error); }
         .spark-none { color: var(--muted); }
         .pager { margin: 0.6rem 0; }
+        form.search { margin-left: auto; display: flex; gap: 0.3rem; }
+        form.search input { min-width: 16rem; }
+        .snippet { margin: 0.2rem 0 0; color: var(--muted); font-size: 0.9em; }
+        .snippet mark { color: inherit; background: #fff3b0; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         .card { max-width: 70rem; background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 0.8rem; overflow: hidden; }
         .card > header { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }

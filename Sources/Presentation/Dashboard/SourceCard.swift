@@ -35,7 +35,7 @@ public struct SourceCard: Sendable {
                 + "<button type=\"submit\" class=\"refresh\" data-refresh=\"\(id)\">Refresh</button></form>"
         }
         if let report = source.report {
-            html += body(report.items, id: source.id)
+            html += body(report.items, total: report.itemCount, id: source.id)
         }
         return html + "</section>"
     }
@@ -68,7 +68,8 @@ public struct SourceCard: Sendable {
         return parts.joined(separator: " · ")
     }
 
-    private func body(_ items: [Item], id: String) -> String {
+    /// `items`: the first of the source's `total` latest items.
+    private func body(_ items: [Item], total: Int, id: String) -> String {
         guard let kind = items.first?.kind else { return "<p class=\"empty\">No items.</p>" }
         let shown = Array(items.prefix(itemLimit))
         var html: String
@@ -79,8 +80,8 @@ public struct SourceCard: Sendable {
         case .entry: html = "<ul class=\"entries\">" + shown.map(entry).joined() + "</ul>"
         case .record: html = records(shown)
         }
-        if items.count > shown.count {
-            html += "<p class=\"more\">and \(items.count - shown.count) more: <a href=\"/api/items?source=\(Self.escape(Self.pathComponent(id)))\">"
+        if total > shown.count {
+            html += "<p class=\"more\">and \(total - shown.count) more: <a href=\"/api/items?source=\(Self.escape(Self.pathComponent(id)))\">"
                 + "/api/items?source=\(Self.escape(id))</a></p>"
         }
         return html

@@ -4,17 +4,18 @@ import Foundation
 import Hummingbird
 import Presentation
 
-/// The JSON API, the probes and `/metrics`: each route reads the latest state and renders it with
-/// Presentation's renderers; nothing here runs a source (a refresh asks the watch).
+/// The JSON API, the probes and `/metrics`: each route reads the latest state (items from the store's archive)
+/// and renders it with Presentation's renderers; nothing here runs a source (a refresh asks the watch).
 struct APIRoutes: Sendable {
     let state: ServeState
+    let archive: ServedArchive
     let watcher: any ServedSources
     let access: AccessControl
     let cache: RepresentationCache
 
     func register(on router: Router<ServeRequestContext>) {
-        router.get("/api/report") { request, _ in report(request) }
-        router.get("/api/items") { request, _ in items(request) }
+        router.get("/api/report") { request, _ in await report(request) }
+        router.get("/api/items") { request, _ in await items(request) }
         router.get("/api/sources") { request, _ in sources(request) }
         router.post("/api/sources/:id/refresh") { request, context in
             refresh(request, id: context.parameters.get("id") ?? "")
@@ -41,31 +42,33 @@ struct APIRoutes: Sendable {
     }
 
     /// `--format json` of the sources that finished a cycle, a page of them at a time (manifest order): the
-    /// body is the contract's document over the page's sources, and a `Link: <…>; rel="next"` header names the
-    /// next page while there is one. `limit` sources per page (1…1,000, 100), `cursor` from that link.
-    func report(_ request: Request) -> Response {
+    /// body is the contract's document over the page's sources, their latest items read from the archive, and a
+    /// `Link: <…>; rel="next"` header names the next page while there is one. `limit` sources per page
+    /// (1…1,000, 100), `cursor` from that link.
+    func report(_ request: Request) async -> Response {
         let snapshot = state.snapshot
-        return respond(request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
+        return await respond(request, version: snapshot.version) { () async throws(RequestProblem) -> Representation in
             let page = try SourcePage(Self.parameters(request), route: .report)
             var report = snapshot.report
             let (sources, next) = try page.slice(report.sources, id: \.id)
-            report.sources = sources
+            report.sources = try await archive.latest(sources, ids: snapshot.latestItemIDs)
             var text = ""
             JSONRenderer(pretty: false).render(report, options: RenderOptions(), to: &text)
             return Representation(Array(text.utf8), contentType: "application/json", headers: Self.link(page, next))
         }
     }
 
-    func items(_ request: Request) -> Response {
+    /// A page of archived items (`ItemQuery`) in the contract's item shape, and the cursor of the next page.
+    func items(_ request: Request) async -> Response {
         let snapshot = state.snapshot
-        return respond(request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
-            let query = try ItemQuery(Self.parameters(request), watched: snapshot.sources.map(\.id))
-            let page = try query.page(of: snapshot.report)
+        return await respond(request, version: snapshot.version) { () async throws(RequestProblem) -> Representation in
+            let query = try ItemQuery(Self.parameters(request), watched: snapshot.sources.map(\.id)).archive
+            let page = try await archive.read { archive throws(SourceError) in try archive.items(query) }
             var writer = JSONWriter(capacity: 16 * 1024)
             writer.beginObject()
             writer.key("items")
             writer.beginArray()
-            for (source, item) in page.items { writer.item(item, source: source) }
+            for entry in page.items { writer.item(entry.item, source: entry.sourceID) }
             writer.endArray()
             writer.key("nextCursor")
             writer.string(page.next?.text)
@@ -120,6 +123,16 @@ struct APIRoutes: Sendable {
     ) -> Response {
         do throws(RequestProblem) {
             return try cache.respond(to: request, version: version, render: render)
+        } catch {
+            return error.response
+        }
+    }
+
+    private func respond(
+        _ request: Request, version: Int, reading render: @Sendable () async throws(RequestProblem) -> Representation
+    ) async -> Response {
+        do throws(RequestProblem) {
+            return try await cache.respond(to: request, version: version, reading: render)
         } catch {
             return error.response
         }

@@ -3,28 +3,29 @@ import Foundation
 import Hummingbird
 import Presentation
 
-/// `GET /feed.atom` and `GET /feed.json`: the latest items through Presentation's feed renderers (the ones
-/// `-f atom` and `-f jsonfeed` use), so ids are the same stable `urn:aggregate:<source>:<item>` and a reader
-/// subscribed here sees each item once. Newest first, the newest `limit` entries (a reader polling every few
-/// minutes downloads a page, not the corpus); `?source=a,b` narrows the feed.
+/// `GET /feed.atom` and `GET /feed.json`: the newest archived items through Presentation's feed renderers (the
+/// ones `-f atom` and `-f jsonfeed` use), so ids are the same stable `urn:aggregate:<source>:<item>` and a reader
+/// subscribed here sees each item once, also after it left its source. Newest first, the newest `limit` entries
+/// (a reader polling every few minutes downloads a page, not the corpus); `?source=a,b` narrows the feed.
 struct FeedRoutes: Sendable {
     /// Entries by default, and at most (`?limit=`).
     static let defaultLimit = 100
     static let maxLimit = 1_000
 
     let state: ServeState
+    let archive: ServedArchive
     let cache: RepresentationCache
 
     func register(on router: Router<ServeRequestContext>) {
         router.get("/feed.atom") { request, _ in
-            feed(request, contentType: "application/atom+xml; charset=utf-8") { report, options in
+            await feed(request, contentType: "application/atom+xml; charset=utf-8") { report, options in
                 var text = ""
                 AtomRenderer().render(report, options: options, to: &text)
                 return text
             }
         }
         router.get("/feed.json") { request, _ in
-            feed(request, contentType: "application/feed+json; charset=utf-8") { report, options in
+            await feed(request, contentType: "application/feed+json; charset=utf-8") { report, options in
                 var text = ""
                 JSONFeedRenderer().render(report, options: options, to: &text)
                 return text
@@ -33,11 +34,11 @@ struct FeedRoutes: Sendable {
     }
 
     private func feed(
-        _ request: Request, contentType: String, render: @escaping (AggregateReport, RenderOptions) -> String
-    ) -> Response {
+        _ request: Request, contentType: String, render: @escaping @Sendable (AggregateReport, RenderOptions) -> String
+    ) async -> Response {
         let snapshot = state.snapshot
         do throws(RequestProblem) {
-            return try cache.respond(to: request, version: snapshot.version) { () throws(RequestProblem) -> Representation in
+            return try await cache.respond(to: request, version: snapshot.version) { () async throws(RequestProblem) -> Representation in
                 let watched = Set(snapshot.sources.map(\.id))
                 var selected: [String]?
                 var limit = Self.defaultLimit
@@ -60,12 +61,9 @@ struct FeedRoutes: Sendable {
                     }
                     selected = ids
                 }
-                var report = snapshot.report
-                if let selected {
-                    let wanted = Set(selected)
-                    report.sources.removeAll { !wanted.contains($0.id) }
-                }
-                report = NewestItems(report, limit: limit).report
+                let query = ArchiveQuery(sourceIDs: selected ?? snapshot.sources.map(\.id), order: .newest, limit: limit)
+                let newest = try await archive.read { archive throws(SourceError) in try archive.items(query).items }
+                let report = AggregateReport(archived: newest, sources: snapshot.itemSources, generatedAt: snapshot.report.generatedAt)
                 let options = RenderOptions(feed: Self.metadata(request, sources: selected, watched: watched.count))
                 return Representation(Array(render(report, options).utf8), contentType: contentType)
             }

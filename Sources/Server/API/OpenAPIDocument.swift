@@ -9,7 +9,7 @@ enum OpenAPIDocument {
   "info": {
     "title": "aggregate serve",
     "version": "1",
-    "description": "The JSON API of `aggregate serve`: the latest report, items, each source's state and refreshes. With a token configured (--token-file or AGGREGATE_SERVE_TOKEN) every route needs it as `Authorization: Bearer <token>` (or the dashboard's session cookie); without one the server answers requests naming it by a loopback name only. Every error is JSON: `{\"error\": {\"parameter\": …, \"message\": …}}`, also a 400 for a request the HTTP parser cannot read and a 405 (with `Allow`) for a method a route does not take. GET answers carry an ETag and honour If-None-Match, and are gzipped when asked."
+    "description": "The JSON API of `aggregate serve`: the latest report, the archived items, each source's state and refreshes. With a token configured (--token-file or AGGREGATE_SERVE_TOKEN) every route needs it as `Authorization: Bearer <token>` (or the dashboard's session cookie); without one the server answers requests naming it by a loopback name only. Every error is JSON: `{\"error\": {\"parameter\": …, \"message\": …}}`, also a 400 for a request the HTTP parser cannot read and a 405 (with `Allow`) for a method a route does not take. GET answers carry an ETag and honour If-None-Match, and are gzipped when asked."
   },
   "servers": [
     {
@@ -69,6 +69,9 @@ enum OpenAPIDocument {
           },
           "414": {
             "$ref": "#/components/responses/Problem"
+          },
+          "503": {
+            "$ref": "#/components/responses/Problem"
           }
         }
       }
@@ -76,7 +79,7 @@ enum OpenAPIDocument {
     "/api/items": {
       "get": {
         "operationId": "getItems",
-        "summary": "Items of the latest cycles, filtered and paged",
+        "summary": "Archived items of the watched sources: filtered, searched and paged from the store",
         "parameters": [
           {
             "$ref": "#/components/parameters/source"
@@ -147,6 +150,9 @@ enum OpenAPIDocument {
             "$ref": "#/components/responses/Forbidden"
           },
           "414": {
+            "$ref": "#/components/responses/Problem"
+          },
+          "503": {
             "$ref": "#/components/responses/Problem"
           }
         }
@@ -375,7 +381,7 @@ enum OpenAPIDocument {
       "since": {
         "name": "since",
         "in": "query",
-        "description": "Only items dated after this ISO 8601 date-time.",
+        "description": "Only items dated after this ISO 8601 date-time (an undated item: first seen after it).",
         "schema": {
           "type": "string",
           "format": "date-time"
@@ -384,7 +390,7 @@ enum OpenAPIDocument {
       "q": {
         "name": "q",
         "in": "query",
-        "description": "Text the item's title or subtitle contains (case and accents ignored).",
+        "description": "Full-text search of the archive: words (stemmed), \"phrases\", prefix*, OR between terms, -word to leave out (docs/SEARCH.md). A query the syntax does not take is a 400 naming the mistake.",
         "schema": {
           "type": "string",
           "minLength": 1,
@@ -394,12 +400,13 @@ enum OpenAPIDocument {
       "sort": {
         "name": "sort",
         "in": "query",
-        "description": "`date`: newest first across sources; `source` (the default): manifest order.",
+        "description": "`date` (the default): newest first; `oldest`: oldest first; `relevance` (the default with `q`): best match first.",
         "schema": {
           "type": "string",
           "enum": [
             "date",
-            "source"
+            "oldest",
+            "relevance"
           ]
         }
       }

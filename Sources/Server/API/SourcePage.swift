@@ -65,3 +65,31 @@ struct SourcePage: Sendable {
         return "<\(path)>; rel=\"next\""
     }
 }
+
+/// Where a page of sources ended: the id of its last source, opaque to clients (base64url).
+struct ItemCursor: Sendable, Hashable {
+    var source: String
+    var item: String
+
+    init(source: String, item: String) {
+        self.source = source
+        self.item = item
+    }
+
+    init?(_ text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+              decoded.hasPrefix("1\u{1F}") else { return nil }
+        let parts = decoded.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        source = String(parts[1])
+        item = String(parts[2])
+    }
+
+    var text: String {
+        Data("1\u{1F}\(source)\u{1F}\(item)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

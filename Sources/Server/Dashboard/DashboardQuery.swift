@@ -6,6 +6,8 @@ import Presentation
 /// parameter.
 enum DashboardQuery {
     static let known = ["q", "status", "provider", "sort", "order", "page"]
+    /// The longest value any parameter takes.
+    static let maxValueLength = 256
 
     static func filter(_ parameters: [(name: String, value: String)]) throws(RequestProblem) -> DashboardFilter {
         var filter = DashboardFilter()
@@ -15,8 +17,8 @@ enum DashboardQuery {
                 throw RequestProblem(parameter: name, "unknown parameter (known: \(known.joined(separator: ", ")))")
             }
             guard given.insert(name).inserted else { throw RequestProblem(parameter: name, "given more than once") }
-            guard value.utf8.count <= ItemQuery.maxTextLength else {
-                throw RequestProblem(parameter: name, "longer than \(ItemQuery.maxTextLength) bytes")
+            guard value.utf8.count <= maxValueLength else {
+                throw RequestProblem(parameter: name, "longer than \(maxValueLength) bytes")
             }
             let value = value.trimmingCharacters(in: .whitespaces)
             guard !value.isEmpty else { continue }

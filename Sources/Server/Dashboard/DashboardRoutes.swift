@@ -1,24 +1,28 @@
+import Domain
 import Foundation
 import Hummingbird
 import Presentation
 
 /// `GET /` (Presentation's `DashboardPage`: summary, filters, the table of sources), `/sources/{id}` (a
-/// source's page and items), `/items` (the newest items), `/summary` and `/cards/{id}` (fragments for the
+/// source's page and latest items), `/items` (the archive's newest items, or a search's), `/summary` and
+/// `/cards/{id}` (fragments for the
 /// script), the script and style sheet, the login form that sets the session cookie when a token is configured
 /// (wrong tokens throttled per client address, `LoginThrottle`), and `POST /logout`, which clears it. Pages go
 /// through the `RepresentationCache` like the API: rendered once per state, gzip when asked.
 struct DashboardRoutes: Sendable {
     let state: ServeState
+    let archive: ServedArchive
     let access: AccessControl
     let cache: RepresentationCache
     let logins: LoginThrottle
     let now: @Sendable () -> Date
 
     init(
-        state: ServeState, access: AccessControl, cache: RepresentationCache, logins: LoginThrottle = LoginThrottle(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        state: ServeState, archive: ServedArchive, access: AccessControl, cache: RepresentationCache,
+        logins: LoginThrottle = LoginThrottle(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.state = state
+        self.archive = archive
         self.access = access
         self.cache = cache
         self.logins = logins
@@ -47,34 +51,57 @@ struct DashboardRoutes: Sendable {
             }
         }
         router.get("/items") { request, _ in
-            page(request) { snapshot throws(RequestProblem) in
-                var number = 1
+            await page(request) { snapshot async throws(RequestProblem) in
+                var query: SearchQuery?
+                var typed: String?
+                var cursor: ArchiveCursor?
                 for (name, value) in APIRoutes.parameters(request) {
-                    guard name == "page" else { throw RequestProblem(parameter: name, "unknown parameter (known: page)") }
-                    number = try DashboardQuery.page(value, max: NewestItemsPage.maxPage)
+                    switch name {
+                    case "q" where typed == nil:
+                        let text = value.trimmingCharacters(in: .whitespaces)
+                        guard !text.isEmpty else { continue }
+                        typed = text
+                        do throws(SearchQuery.SyntaxError) {
+                            query = try SearchQuery(text)
+                        } catch {
+                            throw RequestProblem(parameter: name, error.message)
+                        }
+                    case "cursor" where cursor == nil:
+                        guard let after = ArchiveCursor(value) else { throw RequestProblem(parameter: name, "not a cursor this server gave") }
+                        cursor = after
+                    default:
+                        throw RequestProblem(parameter: name, "unknown or repeated parameter (known: q, cursor)")
+                    }
                 }
-                let wanted = number * NewestItemsPage.pageSize
-                let items = NewestItems(snapshot.report, limit: wanted + 1).items
-                let shown = Array(items.dropFirst(wanted - NewestItemsPage.pageSize).prefix(NewestItemsPage.pageSize))
-                return NewestItemsPage(page: number).page(shown, hasMore: items.count > wanted)
+                let selection = ArchiveQuery(
+                    text: query, sourceIDs: snapshot.sources.map(\.id), limit: ItemsPage.pageSize, after: cursor)
+                let found = try await archive.read { archive throws(SourceError) in try archive.items(selection) }
+                return ItemsPage(query: typed, isContinued: cursor != nil).page(found.items, next: found.next?.text)
             }
         }
         router.get("/sources/:id") { request, context in
             let id = context.parameters.get("id")?.removingPercentEncoding ?? ""
             let canRefresh = access.mayRefresh(request)
-            return page(request, variant: canRefresh ? "refresh:" : "") { snapshot throws(RequestProblem) in
+            return await page(request, variant: canRefresh ? "refresh:" : "") { snapshot async throws(RequestProblem) in
                 guard let source = snapshot.sources.first(where: { $0.id == id }) else {
                     throw RequestProblem(.notFound, parameter: "id", "no source \(id) is watched")
                 }
-                return SourceCard(canRefresh: canRefresh).page(source, history: state.history(id))
+                let card = SourceCard(canRefresh: canRefresh)
+                return card.page(try await withItems(source, snapshot, limit: card.itemLimit), history: state.history(id))
             }
         }
         router.get("/cards/:id") { request, context in
             let id = context.parameters.get("id")?.removingPercentEncoding ?? ""
-            guard let source = state.source(id) else {
+            let snapshot = state.snapshot
+            guard let source = snapshot.sources.first(where: { $0.id == id }) else {
                 return RequestProblem(.notFound, parameter: "id", "no source \(id) is watched").response
             }
-            return html(SourceCard(canRefresh: access.mayRefresh(request)).card(source, history: state.history(id)))
+            let card = SourceCard(canRefresh: access.mayRefresh(request))
+            do throws(RequestProblem) {
+                return html(card.card(try await withItems(source, snapshot, limit: card.itemLimit), history: state.history(id)))
+            } catch {
+                return error.response
+            }
         }
         router.get("/dashboard.js") { _, _ in asset(DashboardAssets.script, "text/javascript; charset=utf-8") }
         router.get("/dashboard.css") { _, _ in asset(DashboardAssets.style, "text/css; charset=utf-8") }
@@ -89,15 +116,44 @@ struct DashboardRoutes: Sendable {
         _ request: Request, variant: String = "", render: (ServeState.Snapshot) throws(RequestProblem) -> String
     ) -> Response {
         let snapshot = state.snapshot
-        var headers = Self.securityHeaders
-        headers[.init("X-Robots-Tag")!] = "noindex"
         do throws(RequestProblem) {
             return try cache.respond(to: request, version: snapshot.version, variant: variant) { () throws(RequestProblem) -> Representation in
-                Representation(Array(try render(snapshot).utf8), contentType: "text/html; charset=utf-8", headers: headers)
+                Self.page(try render(snapshot))
             }
         } catch {
             return error.response
         }
+    }
+
+    /// A page of the current state with what it reads from the archive.
+    private func page(
+        _ request: Request, variant: String = "",
+        render: @escaping @Sendable (ServeState.Snapshot) async throws(RequestProblem) -> String
+    ) async -> Response {
+        let snapshot = state.snapshot
+        do throws(RequestProblem) {
+            return try await cache.respond(to: request, version: snapshot.version, variant: variant) { () async throws(RequestProblem) -> Representation in
+                Self.page(try await render(snapshot))
+            }
+        } catch {
+            return error.response
+        }
+    }
+
+    private static func page(_ html: String) -> Representation {
+        var headers = securityHeaders
+        headers[.init("X-Robots-Tag")!] = "noindex"
+        return Representation(Array(html.utf8), contentType: "text/html; charset=utf-8", headers: headers)
+    }
+
+    /// `source` with the first `limit` of its latest items read back from the archive.
+    private func withItems(
+        _ source: WatchSourceState, _ snapshot: ServeState.Snapshot, limit: Int
+    ) async throws(RequestProblem) -> WatchSourceState {
+        guard let report = source.report else { return source }
+        var source = source
+        source.report = try await archive.latest([report], ids: snapshot.latestItemIDs, limit: limit).first
+        return source
     }
 
     /// Browsers ask for it on every page: a small mark rather than a logged 404.

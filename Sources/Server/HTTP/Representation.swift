@@ -85,6 +85,12 @@ final class RepresentationCache: Sendable {
     static let maxEntries = 256
     static let maxBytes = 16 << 20
 
+    /// The body of `request` under state `version`, when cached.
+    func cached(_ request: Request, version: Int, variant: String = "") -> Representation? {
+        let key = variant + request.uri.description
+        return state.withLock { state in state.version == version ? state.entries[key] : nil }
+    }
+
     /// The response for `request` under state `version`, rendering with `render` when not cached; `variant`
     /// tells apart bodies of one target that differ by viewer (a page with or without refresh buttons).
     func respond(
@@ -119,6 +125,23 @@ final class RepresentationCache: Sendable {
             state.bytes += size
         }
         return representation.response(to: request, gzip: compressed)
+    }
+}
+
+extension RepresentationCache {
+    /// `respond(to:version:variant:render:)` for a body read from the store: `render` runs (off the event loop,
+    /// as the reads it makes choose) only when no body of `version` is cached.
+    func respond(
+        to request: Request, version: Int, variant: String = "",
+        reading render: @Sendable () async throws(RequestProblem) -> Representation
+    ) async throws(RequestProblem) -> Response {
+        let rendered: Representation
+        if let cached = cached(request, version: version, variant: variant) {
+            rendered = cached
+        } else {
+            rendered = try await render()
+        }
+        return try respond(to: request, version: version, variant: variant) { () throws(RequestProblem) -> Representation in rendered }
     }
 }
 

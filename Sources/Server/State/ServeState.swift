@@ -7,7 +7,9 @@ import Synchronization
 
 /// The latest state of every source, as the watch reports it: the watch's own view model (what the terminal
 /// view draws) plus what only the server needs: the event log and the metrics. Which items are new it is told
-/// (the engine's `NewItems`, from the watch or the fleet's workers).
+/// (the engine's `NewItems`, from the watch or the fleet's workers). Items are not kept: each report is held
+/// with its items counted (`streamedItemCount`) and their ids listed, and pages read the items from the store's
+/// archive (`ServedArchive`), where the run wrote them before telling this state.
 final class ServeState: WatchObserver {
     let view: WatchViewModel
     let events: EventLog
@@ -21,6 +23,8 @@ final class ServeState: WatchObserver {
     private struct Health {
         var histories: [String: RefreshHistory] = [:]
         var newItems = HourlyCount()
+        /// Each source's latest items, by id, in its order.
+        var latestItemIDs: [String: [String]] = [:]
     }
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics, logger: Logger = Logger(label: "aggregate")) {
@@ -31,12 +35,25 @@ final class ServeState: WatchObserver {
     }
 
     struct Snapshot: Sendable {
+        /// Each source's state; its report holds no items (`ServedArchive.latest` reads them back).
         var sources: [WatchSourceState]
         var version: Int
+        /// Each source's latest items, by id, in its order.
+        var latestItemIDs: [String: [String]]
         /// Every source finished a cycle (`/readyz`).
         var isReady: Bool { sources.allSatisfy { $0.report != nil } }
-        /// The `--format json` contract of what is known: sources still loading their first cycle are left
-        /// out; `generatedAt` is when the newest of them finished (the same bytes for the same state).
+        /// Every source as archived items are shown under it: its latest report, or, while it loads its first
+        /// cycle, a report of its id and provider alone (a restarted server shows the archive at once).
+        var itemSources: [SourceReport] {
+            sources.map { state in
+                state.report ?? SourceReport(
+                    descriptor: SourceDescriptor(id: state.id, provider: state.provider ?? "", timeoutSeconds: 0, concurrency: 1),
+                    status: .skipped, message: "loading")
+            }
+        }
+
+        /// The `--format json` contract of what is known, without items: sources still loading their first
+        /// cycle are left out; `generatedAt` is when the newest of them finished (the same bytes for the same state).
         var report: AggregateReport {
             let finished = sources.filter { $0.report != nil }
             return AggregateReport(
@@ -56,8 +73,11 @@ final class ServeState: WatchObserver {
     }
 
     var snapshot: Snapshot {
+        // The ids first: a source finishing meanwhile shows its new ids with its old state at worst, and the
+        // version it bumps renders again.
+        let ids = health.withLock { $0.latestItemIDs }
         let (sources, version) = view.snapshot
-        return Snapshot(sources: sources, version: version)
+        return Snapshot(sources: sources, version: version, latestItemIDs: ids)
     }
 
     func source(_ id: String) -> WatchSourceState? { view.source(id) }
@@ -72,18 +92,20 @@ final class ServeState: WatchObserver {
     /// An `item` event per item new to the store's item history (`NewItems.ids`): each item once, however
     /// often it leaves a source and comes back, across restarts and across servers sharing a store.
     func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
-        finish(report, next: next, news: news, at: Date())
+        finish(report, itemIDs: report.items.map(\.id), next: next, news: news, at: Date())
     }
 
-    /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report).
-    private func finish(_ report: SourceReport, next: Date?, news: NewItems, at now: Date) {
+    /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report, which holds its
+    /// new items only); `itemIDs`: every item's id, in order.
+    private func finish(_ report: SourceReport, itemIDs: [String], next: Date?, news: NewItems, at now: Date) {
         let new = news.ids.isEmpty ? [] : report.items.filter { news.ids.contains($0.id) }
         health.withLock { health in
             health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
             health.newItems.add(new.count, at: now)
+            health.latestItemIDs[report.id] = itemIDs
         }
         // After the history: a page rendered for the version this bumps shows this refresh.
-        view.source(didFinish: report, at: now, next: next, newItemIDs: news.marked)
+        view.source(didFinish: Self.counted(report), at: now, next: next, newItemIDs: news.marked)
         metrics.record(report, newItems: new.count, at: now)
         if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
         for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
@@ -93,7 +115,18 @@ final class ServeState: WatchObserver {
     func reloaded(sources: [String]) {
         view.replaceSources(sources)
         let kept = Set(sources)
-        health.withLock { health in health.histories = health.histories.filter { kept.contains($0.key) } }
+        health.withLock { health in
+            health.histories = health.histories.filter { kept.contains($0.key) }
+            health.latestItemIDs = health.latestItemIDs.filter { kept.contains($0.key) }
+        }
+    }
+
+    /// `report` as the state keeps it: its items counted, not held.
+    static func counted(_ report: SourceReport) -> SourceReport {
+        var report = report
+        report.streamedItemCount += report.items.count
+        report.items = []
+        return report
     }
 }
 
@@ -108,7 +141,7 @@ extension ServeState: FleetFollowerObserver {
 
     /// A worker's report, at the time the worker finished it: every server following the fleet shows the same.
     func fleet(stored report: FleetReport, news: NewItems) {
-        finish(report.report, next: report.next, news: news, at: report.finishedAt)
+        finish(report.report, itemIDs: report.itemIDs, next: report.next, news: news, at: report.finishedAt)
     }
 
     func fleet(problem: String) {

@@ -1,8 +1,10 @@
 import Domain
 import Foundation
 
-/// A `FleetReport` as the shared store keeps it (JSON in `fleet_report.body`): the source's report with its
-/// items, which of them were new, and when it finished and is due again.
+/// A `FleetReport` as the shared store keeps it (JSON in `fleet_report.body`): the source's report with its new
+/// items only (the others are in the item archive: `itemIDs` lists every item's id, in order), which were new,
+/// and when it finished and is due again. A report stored before `itemIDs`, or without the history's answer of
+/// which items were new, holds every item.
 struct StoredFleetReportDTO: Codable {
     struct Failure: Codable {
         var kind: SourceError.Kind
@@ -16,6 +18,7 @@ struct StoredFleetReportDTO: Codable {
     var concurrency: Int
     var status: SourceStatus
     var items: [StoredItemDTO]
+    var itemIDs: [String]?
     var streamedItemCount: Int
     var filteredItemCount: Int?
     var warnings: [String]
@@ -32,11 +35,13 @@ struct StoredFleetReportDTO: Codable {
 extension StoredFleetReportDTO {
     init(_ fleet: FleetReport) {
         let report = fleet.report
+        // Without the history's answer a server tells new items by its own memory of them: then all are kept.
+        let new = fleet.newItemIDs.map { ids in report.items.filter { ids.contains($0.id) } } ?? report.items
         self.init(
             id: report.descriptor.id, provider: report.descriptor.provider,
             timeoutSeconds: report.descriptor.timeoutSeconds, concurrency: report.descriptor.concurrency,
-            status: report.status, items: report.items.map(StoredItemDTO.init),
-            streamedItemCount: report.streamedItemCount, filteredItemCount: report.filteredItemCount,
+            status: report.status, items: new.map(StoredItemDTO.init), itemIDs: fleet.itemIDs,
+            streamedItemCount: report.itemCount - new.count, filteredItemCount: report.filteredItemCount,
             warnings: report.warnings,
             error: report.error.map { Failure(kind: $0.kind, message: $0.message, retryAt: $0.retryAt?.timeIntervalSince1970) },
             message: report.message, duration: report.duration, cache: report.cache,
@@ -54,7 +59,7 @@ extension StoredFleetReportDTO {
         report.filteredItemCount = filteredItemCount
         report.refreshNotBefore = refreshNotBefore.map(Date.init(timeIntervalSince1970:))
         return FleetReport(
-            report: report, newItemIDs: newItemIDs.map(Set.init), finishedAt: Date(timeIntervalSince1970: finishedAt),
+            report: report, itemIDs: itemIDs ?? items.map(\.id), newItemIDs: newItemIDs.map(Set.init), finishedAt: Date(timeIntervalSince1970: finishedAt),
             next: Date(timeIntervalSince1970: next), version: version)
     }
 }
