@@ -119,7 +119,7 @@ struct ExecRecordRepositoryTests {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("slow.sh", #"""
             echo '{"type":"item","id":"early","title":"early"}'
-            sleep 30 &
+            sleep 3600 &
             echo $! > child.pid
             echo $$ > pid
             wait

@@ -14,8 +14,8 @@ import Darwin
 struct ExecTeardownEndToEndTests {
     /// Starts two background children, records its pid and process group in `ids`, then waits for them.
     static let script = """
-        sleep 30 &
-        sleep 30 &
+        sleep 3600 &
+        sleep 3600 &
         read -r pid comm state ppid pgid rest < /proc/$$/stat
         echo "$pid $pgid" > ids.tmp && mv ids.tmp ids
         wait
