@@ -7,10 +7,13 @@
   and with a store that saw the same items (goal: a store's run <= 1.25x the run with no store);
 - search: `aggregate search WORD --limit 50 -f ndjson` on a store of 500,000 archived items against the same
   full-text query by the sqlite3 shell on the same file, process start included in both (goal <= 2x);
-- search on PostgreSQL (with AGGREGATE_BENCH_POSTGRES_URL, a database it may fill): the same against psql.
+- search on PostgreSQL (with AGGREGATE_BENCH_POSTGRES_URL, a database it may fill): the same against psql;
+- serve: on the same 500,000 items, a running `aggregate serve` answering `/api/items?q=WORD` (first 50) and the
+  Google Reader API's `stream/items/ids?n=1000`, each request timed by this script's HTTP client, against the
+  same sqlite3 shell query (the floor: process start included there, a warm server here).
 
 The items are large/generate.py's GitHub-like issues (fixed seed): the same bytes on every machine."""
-import json, os, random, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "large"))
@@ -69,16 +72,23 @@ def cost():
     report("200,000-line NDJSON -> -f ndjson (goal: a store <= 1.25x no store)", times, "no store")
 
 
-def search():
+def archived_store():
+    """The 500,000-item store (made once): its home, the run's manifest and the sqlite3 shell's query (the floor)."""
     data = os.path.join(work, "search.ndjson")
-    write_items(data, 500_000, 50)
     run_manifest = manifest("search", data)
     home = os.path.join(work, "search-home")
-    timed([binary, "--manifest", run_manifest, "-f", "ndjson"], {"AGGREGATE_HOME": home})
+    if not os.path.exists(home):
+        write_items(data, 500_000, 50)
+        timed([binary, "--manifest", run_manifest, "-f", "ndjson"], {"AGGREGATE_HOME": home})
     database = os.path.join(home, "aggregate.sqlite")
-    ours = [binary, "search", WORD, "--limit", "50", "-f", "ndjson", "--manifest", run_manifest]
     peer = ["sqlite3", database, "SELECT a.item_id, a.title, a.fields FROM archive_fts JOIN archive_item a ON a.id = archive_fts.rowid "
             f"WHERE archive_fts MATCH '\"{WORD}\"' ORDER BY bm25(archive_fts, 10.0, 4.0, 1.0, 2.0) LIMIT 50"]
+    return home, run_manifest, peer
+
+
+def search():
+    home, run_manifest, peer = archived_store()
+    ours = [binary, "search", WORD, "--limit", "50", "-f", "ndjson", "--manifest", run_manifest]
     times = {"sqlite3 shell": [], "aggregate search": []}
     for _ in range(runs):
         times["sqlite3 shell"].append(timed(peer))
@@ -99,8 +109,57 @@ def search():
     report(f"search '{WORD}' (first 50) over 500,000 archived items, PostgreSQL (goal <= 2x)", times, "psql")
 
 
+def serve():
+    home, _, peer = archived_store()
+    # The same source id over an empty file: its first cycle is quick, and what serve shows is the archive.
+    empty = os.path.join(work, "empty.ndjson")
+    open(empty, "w").close()
+    serve_manifest = os.path.join(work, "serve.json")
+    with open(serve_manifest, "w") as f:
+        json.dump({"version": 1, "reader": {"username": "bench", "password": "bench-password"},
+                   "sources": [{"id": "issues", "provider": "files", "refreshSeconds": 3600, "options": {"paths": [empty]}}]}, f)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([binary, "serve", "--listen", f"127.0.0.1:{port}", "--manifest", serve_manifest],
+                              env=dict(os.environ, AGGREGATE_HOME=home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            try:
+                if urllib.request.urlopen(base + "/readyz", timeout=5).status == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.1)
+        login = urllib.request.urlopen(base + "/accounts/ClientLogin", data=b"Email=bench&Passwd=bench-password").read().decode()
+        token = next(line[5:] for line in login.splitlines() if line.startswith("Auth="))
+
+        def get(path, headers=None):
+            def run():
+                start = time.perf_counter()
+                with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers or {}), timeout=60) as reply:
+                    reply.read()
+                return time.perf_counter() - start
+            return run
+
+        # A new request target every round (the same query, spaces after it): the rendered-body cache must not answer.
+        items = [get(f"/api/items?q={WORD}{'+' * round}&limit=50") for round in range(runs)]
+        ids = get("/reader/api/0/stream/items/ids?s=user/-/state/com.google/reading-list&n=1000",
+                  {"Authorization": f"GoogleLogin auth={token}"})
+        times = {"sqlite3 shell": [], "/api/items?q= (first 50)": [], "reader stream/items/ids n=1000": []}
+        for round in range(runs):
+            times["sqlite3 shell"].append(timed(peer))
+            times["/api/items?q= (first 50)"].append(items[round]())
+            times["reader stream/items/ids n=1000"].append(ids())
+        report(f"serve over 500,000 archived items: search '{WORD}' and reader ids against the sqlite3 shell", times, "sqlite3 shell")
+    finally:
+        server.terminate()
+        server.wait()
+
+
 try:
-    for name in (sys.argv[3:] or ["cost", "search"]):
-        {"cost": cost, "search": search}[name]()
+    for name in (sys.argv[3:] or ["cost", "search", "serve"]):
+        {"cost": cost, "search": search, "serve": serve}[name]()
 finally:
     shutil.rmtree(work, ignore_errors=True)
