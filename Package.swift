@@ -182,7 +182,7 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider", "WasmPluginProvider",
-            "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Processes",
+            "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Templating", "Processes",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
