@@ -69,8 +69,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The system's libcurl (libcurl4-openssl-dev) with typed wrappers for its variadic functions. On Linux it is
-        // loaded by the first transfer (curl_on_demand.c), not by every start: with it and its 33 dependencies gone
-        // from the start, a tiny run starts a third faster (BENCHMARKS.md). The HTTP transport and the email sink.
+        // loaded by the first transfer (curl_on_demand.c), not by every start (what that saves: BENCHMARKS.md,
+        // "Cold start"). The HTTP transport and the email sink.
         .target(name: "CCurl", dependencies: ["CLibraryOnDemand"], linkerSettings: [
             .linkedLibrary("curl", .when(platforms: [.macOS])),
         ]),
@@ -182,7 +182,7 @@ let package = Package(
             "Domain", "ProviderKit", "HTTPClient", "HTTPClientLive",
             "FilesProvider", "ExecProvider", "OpenWeatherProvider", "GitHubProvider", "TMDBProvider", "FeedProvider",
             "OpenMeteoProvider", "HackerNewsProvider", "GitLabProvider", "HTMLProvider", "WasmPluginProvider",
-            "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Processes",
+            "FeedParsing", "SQLiteStore", "PostgresStore", "StoreSupport", "Sinks", "JQ", "Templating", "Processes",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -220,10 +220,9 @@ let package = Package(
         ]),
         // The `aggregate` executable: AggregateCLI with the built-in providers.
         .executableTarget(name: "aggregate", dependencies: ["AggregateCLI"], linkerSettings: [
-            // `--static-swift-stdlib` links with `-export-dynamic`: all 54,000 of the binary's own symbols went
-            // into its dynamic symbol table, for nothing to look up (no library or plugin links against the
-            // tool), and the runtime's start-up `dladdr` walked them on every start. Measured: 10 % of a tiny
-            // run's CPU (BENCHMARKS.md, "Cold start"). Crash backtraces read the symbol table, not this one.
+            // The binary's own symbols stay out of its dynamic symbol table, which `--static-swift-stdlib` would
+            // fill (`-export-dynamic`): no library or plugin links against the tool, and crash backtraces read the
+            // symbol table, not this one. What it costs otherwise: BENCHMARKS.md, "Cold start".
             .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
         ]),
 
@@ -256,7 +255,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "DomainTests", dependencies: ["Domain", "ProviderTesting"]),
         .testTarget(name: "ProviderKitTests", dependencies: ["ProviderKit"]),
-        // CSV.swift: the CSV reader it replaced is the CSV golden test's reference.
+        // CSV.swift: the reference reader the CSV golden test compares the files provider's with.
         .testTarget(name: "FilesProviderTests", dependencies: [
             "FilesProvider", "ProviderTesting", "ProviderKit", "Domain",
             .product(name: "CSV", package: "CSV.swift"),

@@ -21,7 +21,7 @@ public enum AggregateCLI {
     public static var builtInProviders: [any Provider] { ProviderRegistry.builtIn.providers }
 
     /// Parses `arguments` (the process's own when nil), runs the command with `providers` and exits the process with
-    /// the command's status (README, "Exit status"). Two providers with one name are a programming error of the binary:
+    /// the command's status (docs/COMMANDS.md, "Exit status"). Two providers with one name are a programming error of the binary:
     /// it says which name and exits 70 before reading anything.
     public static func main(providers: [any Provider] = builtInProviders, arguments: [String]? = nil) -> Never {
         var seen = Set<String>()

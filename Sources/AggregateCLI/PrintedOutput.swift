@@ -30,7 +30,7 @@ extension RunCommand {
         }
         let ndjson = format == .ndjson
             ? ndjsonWriter(to: stdout, limit: sort == .source ? limit : nil, jq: jq, failures: failures) : nil
-        // Not with --dedupe: these formats keep the fuller copy with its alsoIn (README), which a stream cannot.
+        // Not with --dedupe: these formats keep the fuller copy with its alsoIn (docs/OUTPUT.md), which a stream cannot.
         if jq == nil || ndjson != nil, shaping.dedupe == nil,
            SpooledReport.handles(format, order: sort, sources: sources) {
             let spooled = SpooledReport(format: format, order: sort, options: options)

@@ -41,7 +41,7 @@ struct ProvidersCommand: ParsableCommand {
             }
         }
         output += "\ntuning: changing the option keeps the source's history and last good copy; changing any other "
-            + "option starts them afresh (README: Cache, offline and history).\n"
+            + "option starts them afresh (docs/STORES.md: Cache, offline and history).\n"
         print(output, terminator: "")
     }
 }

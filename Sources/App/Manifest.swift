@@ -29,8 +29,8 @@ public struct Manifest: Sendable, Hashable {
 
         public static let defaultCacheTTLSeconds: Double = 300
         public static let defaultRefreshSeconds: Double = 300
-        /// 64: every source of an ordinary manifest at once, 64 of the 1,024 open files; README ("The manifest") and
-        /// BENCHMARKS.md ("1,000 sources at once") give the measurements.
+        /// The requests a run keeps in flight unless the manifest says otherwise (`defaults.maxConcurrentRequests`);
+        /// why 64: docs/MANIFEST.md and BENCHMARKS.md ("1,000 sources at once").
         public static let defaultMaxConcurrentRequests = 64
         /// The most a manifest may ask for: the default soft limit on open files is 1,024, and each request
         /// holds one.

@@ -27,6 +27,9 @@ struct OpenedStore: Sendable {
     /// What `aggregate store info` prints: the kind of store, where it is, and for PostgreSQL the server's
     /// version and the schema's migrations (asked of the server).
     var info: @Sendable () throws(SourceError) -> [String]
+    /// The newest schema migration applied and whether it is this aggregate's newest (`aggregate doctor`); nil
+    /// where opening already brought the schema up to date or failed (PostgreSQL).
+    var schema: @Sendable () -> (applied: String?, upToDate: Bool)? = { nil }
     /// Lets go of the connections (PostgreSQL) before the process ends; a SQLite file needs nothing.
     var close: @Sendable () -> Void = {}
     /// Whether other processes share it: then `--new` holds items back rather than show them when the history
@@ -45,7 +48,11 @@ struct OpenedStore: Sendable {
             },
             outbox: SQLiteSinkOutboxRepository(database: database),
             maintenance: SQLiteStoreMaintenance(database: database),
-            fleet: nil, fleetReports: nil, info: { StoreLocation.sqlite(database.url).summary })
+            fleet: nil, fleetReports: nil, info: { StoreLocation.sqlite(database.url).summary },
+            schema: {
+                let version = database.schemaVersion()
+                return (version.applied, version.appliedCount == version.known)
+            })
     }
 
     static func postgres(_ database: PostgresStoreDatabase) -> OpenedStore {

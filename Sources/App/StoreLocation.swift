@@ -71,9 +71,16 @@ enum StoreLocation: Sendable, Hashable {
 
     /// Opens the store: the SQLite file, recovering from a damaged one (its warnings are for people), or a
     /// connection to the PostgreSQL database, which creates or upgrades the schema. Nil when there is no usable
-    /// store; then a shared or invalid one's only warning is why, without a password.
-    func open() -> (store: OpenedStore?, warnings: [String]) {
+    /// store; then a shared or invalid one's only warning is why, without a password. Without `recovering` (a
+    /// check, `aggregate doctor`) a damaged SQLite file is left where it is and only reported.
+    func open(recovering: Bool = true) -> (store: OpenedStore?, warnings: [String]) {
         switch self {
+        case .sqlite(let url) where !recovering:
+            do {
+                return (OpenedStore.sqlite(try AppDatabase.open(at: url)), [])
+            } catch {
+                return (nil, ["the store at \(url.path) cannot be opened"])
+            }
         case .sqlite(let url):
             let (database, warnings) = AppDatabase.openRecovering(at: url)
             return (database.map(OpenedStore.sqlite), warnings)

@@ -2,8 +2,8 @@ import Domain
 import Foundation
 
 /// A failed TLS handshake, classified from libcurl's result code and OpenSSL's verification result, with a message
-/// that says what to do. Never retried: the same certificate fails the same way. The kind is `network` (README's
-/// taxonomy: "the transport failed: … TLS …"); the message starts with "TLS:" so a reader can tell.
+/// that says what to do. Never retried: the same certificate fails the same way. The kind is `network` (the output
+/// contract's taxonomy, docs/OUTPUT.md: "the transport failed: … TLS …"); the message starts with "TLS:" so a reader can tell.
 struct TLSFailure: Sendable, Hashable {
     enum Reason: Sendable, Hashable {
         /// Not issued by a CA this run trusts; the detail says how ("self-signed").

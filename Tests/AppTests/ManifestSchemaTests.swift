@@ -96,17 +96,24 @@ struct ManifestSchemaTests {
         }
     }
 
-    @Test("the schema accepts the shipped manifest, every manifest in Examples/ and the valid fixtures")
+    @Test("the loader and the schema accept the shipped manifest and the valid fixtures; the schema, every manifest the documentation shows")
     func acceptsValid() async throws {
-        var documents = Self.validManifests
-        documents.append(try String(contentsOf: Self.root.appendingPathComponent("manifest.json"), encoding: .utf8))
-        documents += try Self.exampleManifests()
-        for document in Self.validManifests {
-            let url = try Self.write(document)
-            #expect(throws: Never.self) { _ = try AppDIContainer.load(manifestAt: url, environment: [:]) }
+        var files = [Self.root.appendingPathComponent("manifest.json")]
+        files += try Self.validManifests.enumerated().map { index, document in try Self.write(document, name: "valid-\(index)") }
+        for url in files {
+            #expect(throws: Never.self, "\(url.path)") { _ = try AppDIContainer.load(manifestAt: url, environment: [:]) }
         }
+        // The documentation's examples name files that are not here (CA bundles, plugin modules): the schema only.
+        let examples = try Self.documentedManifests()
+        // README.md, docs/MANIFEST.md, docs/PROVIDERS.md and docs/providers/ show at least this many; finding fewer
+        // means the search lost them, not that they became valid.
+        try #require(examples.count >= 15, "examples found: \(examples.map(\.place))")
+        var documents = try files.map { try String(contentsOf: $0, encoding: .utf8) }
+        documents += examples.map(\.text)
+        let places = files.map(\.path) + examples.map(\.place)
         let errors = try await JSONSchemaCheck.errors(schema: ManifestSchema.text(), documents: documents)
-        for (index, found) in errors.enumerated() { #expect(found.isEmpty, "document \(index): \(found)") }
+        try #require(errors.count == documents.count)
+        for (place, found) in zip(places, errors) { #expect(found.isEmpty, "\(place): \(found)") }
     }
 
     @Test("with plugins a source may name one; without, its provider must be a registered one")
@@ -130,6 +137,7 @@ struct ManifestSchemaTests {
         }
         let errors = try await JSONSchemaCheck.errors(
             schema: ManifestSchema.text(), documents: Self.invalidOptions.map(\.0))
+        try #require(errors.count == Self.invalidOptions.count)
         for ((document, path), found) in zip(Self.invalidOptions, errors) {
             #expect(found.contains { $0.hasPrefix("\(path):") }, "\(document): \(found)")
         }
@@ -149,22 +157,49 @@ struct ManifestSchemaTests {
         #expect(errors.count == cases.count)
     }
 
-    /// Manifests under Examples/ (JSON files with "version" and "sources").
-    static func exampleManifests() throws -> [String] {
-        let examples = root.appendingPathComponent("Examples")
-        let files = FileManager.default.enumerator(at: examples, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "json" } ?? []
-        return try files.compactMap { url in
-            let text = try String(contentsOf: url, encoding: .utf8)
-            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-            return object?["sources"] != nil && object?["version"] != nil ? text : nil
+    /// The manifests README.md, docs/ and Examples/ show in ```json blocks: each whole manifest ("version" and
+    /// "sources") as written, each single source ("id" and "provider") in a manifest of its own. Fragments (a key
+    /// and its value, a sink) are left out.
+    static func documentedManifests() throws -> [(place: String, text: String)] {
+        var pages = [root.appendingPathComponent("README.md")]
+        for folder in ["docs", "Examples"] {
+            let found = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "md" && !$0.path.contains("/.build/") } ?? []
+            pages += found.sorted { $0.path < $1.path }
         }
+        var manifests: [(place: String, text: String)] = []
+        for page in pages {
+            let lines = try String(contentsOf: page, encoding: .utf8).components(separatedBy: "\n")
+            var block: [String]?
+            var start = 0
+            for (number, line) in lines.enumerated() {
+                if block == nil, line.trimmingCharacters(in: .whitespaces) == "```json" {
+                    block = []
+                    start = number + 1
+                } else if let open = block, line.trimmingCharacters(in: .whitespaces) == "```" {
+                    block = nil
+                    let text = open.joined(separator: "\n")
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                        continue
+                    }
+                    let place = "\(page.path.dropFirst(root.path.count + 1)):\(start)"
+                    if object["version"] != nil, object["sources"] != nil {
+                        manifests.append((place, text))
+                    } else if object["id"] != nil, object["provider"] != nil {
+                        manifests.append((place, #"{"version": 1, "sources": ["# + text + "]}"))
+                    }
+                } else {
+                    block?.append(line)
+                }
+            }
+        }
+        return manifests
     }
 
-    static func write(_ manifest: String) throws -> URL {
+    static func write(_ manifest: String, name: String = "manifest") throws -> URL {
         let directory = ScratchDirectory.path("aggregate-schema")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("manifest.json")
+        let url = directory.appendingPathComponent("\(name).json")
         try Data(manifest.utf8).write(to: url)
         return url
     }

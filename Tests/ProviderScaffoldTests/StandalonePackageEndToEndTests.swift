@@ -3,8 +3,8 @@ import ProviderScaffold
 import ProviderTesting
 import Testing
 
-/// README, "Your own provider, in your own package", as a provider author does it: this checkout tagged as a release,
-/// a package of the scaffold's (`--standalone`) that depends on it **by version** (SwiftPM refuses a versioned
+/// docs/EXTENDING.md, "Your own provider, in your own package", as a provider author does it: this checkout tagged as a
+/// release, a package of the scaffold's (`--standalone`) that depends on it **by version** (SwiftPM refuses a versioned
 /// dependency with unsafe flags; a branch or path dependency would hide that), its conformance tests, and its custom
 /// `aggregate` running its provider beside a built-in one. One provider per capability, so no template can rot.
 ///

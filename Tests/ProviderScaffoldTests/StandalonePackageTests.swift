@@ -20,7 +20,7 @@ struct StandalonePackageTests {
         let package = try Self.package([("Acme", .records)])
         for file in package.files {
             let committed = try String(contentsOf: Self.example.appendingPathComponent(file.path), encoding: .utf8)
-            #expect(committed == file.contents, "\(file.path) differs: regenerate with provider-scaffold (README)")
+            #expect(committed == file.contents, "\(file.path) differs: regenerate with provider-scaffold (docs/EXTENDING.md)")
         }
         let enumerator = FileManager.default.enumerator(atPath: Self.example.path)
         var onDisk: Set<String> = []

@@ -153,7 +153,7 @@ struct NotMoviesTests {
         ])
     }
 
-    @Test("genres are absent when TMDB sent no genre_ids or an empty list (README: no value, no key)")
+    @Test("genres are absent when TMDB sent no genre_ids or an empty list (docs/PROVIDERS.md: no value, no key)")
     func genresAbsent() async throws {
         let report = try await load(try Self.popular { index, result in
             if index == 0 { result["genre_ids"] = nil }

@@ -17,7 +17,7 @@ struct ServeCommand: ParsableCommand {
             ?q=, filters ?status= and ?provider=; /sources/ID, /items), the JSON report a page of sources at a \
             time (/api/report), items with filters (/api/items), source status (/api/sources), live events \
             (/events), Prometheus metrics (/metrics), the newest 100 entries as Atom and JSON Feed (/feed.atom, \
-            /feed.json; ?limit=, ?source=), /healthz and /readyz. See README, "Serving".
+            /feed.json; ?limit=, ?source=), /healthz and /readyz. See docs/WATCH_AND_SERVE.md, "Serving".
 
             Only a loopback address (127.0.0.1, ::1, localhost) may be listened on unless a token is configured \
             (--token-file, or AGGREGATE_SERVE_TOKEN); with a token every request needs Authorization: Bearer <token> (the \
@@ -28,8 +28,8 @@ struct ServeCommand: ParsableCommand {
 
             With a fleet ('aggregate worker' processes on a shared PostgreSQL store), --no-worker runs no source: \
             the server shows what the workers stored, read from the store every second, and a refresh makes the \
-            source due for the fleet. Any number of such servers show the same report. See README, "A fleet of \
-            workers".
+            source due for the fleet. Any number of such servers show the same report. See docs/STORES.md, "A fleet \
+            of workers".
 
             EXAMPLES
               aggregate serve                                   http://127.0.0.1:8080

@@ -1,7 +1,6 @@
 import Domain
 import Foundation
 import ProviderKit
-import SQLiteStore
 
 /// One line of `aggregate doctor`: what was checked, how it went, and what to do when it failed.
 public struct DoctorCheck: Sendable, Hashable {
@@ -103,17 +102,15 @@ public struct Doctor: Sendable {
             return [DoctorCheck(.failed, "data directory", "\(directory.path) is not writable", fix: fix)]
         }
         var checks = [DoctorCheck(.passed, "data directory", "\(directory.path) is writable")]
-        do {
-            let database = try AppDatabase.open(at: file)
-            let version = database.schemaVersion()
+        if let schema = StoreLocation.sqlite(file).open(recovering: false).store?.schema() {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-            let current = version.appliedCount == version.known
+            let current = schema.upToDate
             checks.append(DoctorCheck(
                 current ? .passed : .failed, "store",
-                "\(file.path): schema \(version.applied ?? "none") (\(current ? "up to date" : "not this aggregate's")), "
+                "\(file.path): schema \(schema.applied ?? "none") (\(current ? "up to date" : "not this aggregate's")), "
                     + StoreReport.bytes(size),
                 fix: current ? nil : "this store was written by a newer aggregate; use that version or a new AGGREGATE_HOME"))
-        } catch {
+        } else {
             checks.append(DoctorCheck(
                 .failed, "store", "\(file.path) cannot be opened",
                 fix: "move the file aside; the next run creates a new store (history and cache start afresh)"))

@@ -2,7 +2,7 @@ import Domain
 import Foundation
 
 /// A manifest file as JSON, edited by a command that adds sources (`aggregate import opml --write`) and written
-/// back in a stable, readable order: the top level as the README shows it (`$schema`, `version`, `store`,
+/// back in a stable, readable order: the top level as docs/MANIFEST.md shows it (`$schema`, `version`, `store`,
 /// `defaults`, `sources`, `sinks`), each source's `id` and `provider` first and its `options` last. Every member
 /// the file had is kept; JSON has no comments to lose.
 struct ManifestDocument {

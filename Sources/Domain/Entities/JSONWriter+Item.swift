@@ -11,7 +11,7 @@ extension JSONWriter {
         endObject()
     }
 
-    /// An item in the output contract's shape (README, "JSON output"): `source` first, `subtitle`, `url` and
+    /// An item in the output contract's shape (docs/OUTPUT.md, "Output contract"): `source` first, `subtitle`, `url` and
     /// `date` always present (`null` when absent), `fields` keys sorted. The JSON and NDJSON renderers and
     /// the sinks' deliveries all write items through this, the whole item through one stage, its keys as literal
     /// text.

@@ -88,7 +88,7 @@ public struct FetchFeedEntriesUseCase: ItemSource {
 }
 
 extension FeedEntry {
-    /// Field keys are part of the output contract (README, "entry" items).
+    /// Field keys are part of the output contract (docs/PROVIDERS.md, "entry" items).
     public func toItem(in feed: Feed) -> Item {
         Item(
             kind: .entry, id: id, title: title ?? Self.untitledTitle, subtitle: feed.title, url: link,

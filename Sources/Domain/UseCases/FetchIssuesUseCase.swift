@@ -28,7 +28,7 @@ public struct FetchIssuesUseCase: ItemSource {
 }
 
 extension TrackerIssue {
-    /// Field keys are part of the output contract (README, "issue" items).
+    /// Field keys are part of the output contract (docs/PROVIDERS.md, "issue" items).
     public func toItem() -> Item {
         var fields: JSONObject = [
             "repository": .string(repository.description),

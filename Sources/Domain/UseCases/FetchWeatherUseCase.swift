@@ -21,7 +21,7 @@ public struct FetchWeatherUseCase: ItemSource {
 }
 
 extension Weather {
-    /// Field keys are part of the output contract (README, "weather" items).
+    /// Field keys are part of the output contract (docs/PROVIDERS.md, "weather" items).
     public func toItem(requested location: WeatherLocation? = nil) -> Item {
         var fields: JSONObject = [
             "condition": .string(condition),

@@ -59,7 +59,7 @@ public struct SearchMoviesUseCase: ItemSource {
 }
 
 extension Movie {
-    /// Field keys are part of the output contract (README, "movie" items).
+    /// Field keys are part of the output contract (docs/PROVIDERS.md, "movie" items).
     public func toItem() -> Item {
         var fields: JSONObject = ["movieId": id.jsonValue]
         if !genres.isEmpty { fields["genres"] = .array(genres.map(JSONValue.string)) }

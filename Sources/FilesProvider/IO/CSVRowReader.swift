@@ -4,7 +4,7 @@ import Foundation
 /// Splits a CSV file into rows of cells (RFC 4180), reading it in fixed chunks: memory stays at one chunk plus
 /// the longest row. Cells are byte ranges of the reader's buffer, valid until the next row is read.
 ///
-/// The rules, which are CSV.swift's (the library this replaced, kept as the tests' reference):
+/// The rules, which are CSV.swift's (the tests' reference reader):
 /// - a row ends at LF, CRLF or a lone CR; the last row needs no line break;
 /// - a field that starts with `"` is quoted: it may hold delimiters, line breaks and doubled quotes (`""`), and
 ///   after its closing quote only a delimiter, a line break or the end of the file may come (anything else is

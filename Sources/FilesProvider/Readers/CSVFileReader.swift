@@ -7,8 +7,7 @@ import Foundation
 /// breaks. Blank lines are skipped. An unterminated quote, text after a closing quote, a wrong field count
 /// or invalid UTF-8 fails the file with the line the row starts on. Cell values are typed by `CSVCell`.
 ///
-/// It replaced CSV.swift, which decodes the file a Unicode scalar at a time into a `String` per field and was
-/// most of the time of a CSV source (BENCHMARKS.md, "CSV"); that library's reader is the tests' reference.
+/// It reads what CSV.swift's reader reads (the tests' reference); why it is not that library: BENCHMARKS.md, "CSV".
 public struct CSVFileReader: RecordFileReader {
     public let format = "csv"
     public let fileExtensions = ["csv"]

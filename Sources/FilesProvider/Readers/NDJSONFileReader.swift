@@ -6,9 +6,8 @@ import Foundation
 ///
 /// A large file is read in two stages on two threads: a thread of the reader's own reads and parses the lines,
 /// and the caller's thread maps the parsed rows (`row`) as batches of them arrive through an `OrderedHandoff`.
-/// Parsing is about 60 % of reading a row and the mapping and hand-off to the run the rest; on one thread the
-/// two followed each other (BENCHMARKS.md, round five). A small file is read on the caller's thread alone: a
-/// thread of its own would cost more than it saves (1,000 files of 20 lines took half as long again).
+/// A small file is read on the caller's thread alone. Why two stages, and where the threshold lies: BENCHMARKS.md,
+/// "Round five".
 public struct NDJSONFileReader: RecordFileReader {
     public let format = "ndjson"
     public let fileExtensions = ["ndjson", "jsonl"]

@@ -1,7 +1,7 @@
 import Domain
 import Foundation
 
-/// The JSON output contract's shapes (README, "JSON output"), shared by the JSON and NDJSON renderers and
+/// The JSON output contract's shapes (docs/OUTPUT.md, "Output contract"), shared by the JSON and NDJSON renderers and
 /// written straight to a `JSONWriter` in the contract's key order.
 enum ReportJSON {
     /// `{ "generatedAt", "summary": {...}, "sources": [...], "items": [...] }`.

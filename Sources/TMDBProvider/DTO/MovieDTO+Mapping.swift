@@ -44,7 +44,7 @@ extension MovieDTO {
 
     /// The movie, or nil when this result is no movie: it has no title (a TV show or a person) or its
     /// `media_type` says something else. Every other field is absent when TMDB has no value for it (`""`,
-    /// `null`, `[]`), as the README promises.
+    /// `null`, `[]`), as docs/PROVIDERS.md promises.
     ///
     /// - Parameter imageBaseURL: the image host and size (`https://image.tmdb.org/t/p/w500`) that the
     ///   relative `poster_path` is joined to.
