@@ -16,6 +16,10 @@ public protocol RunOutput: Sendable {
     /// A source is done and its last batch written: its report, once, as the run will keep it.
     func finish(_ source: SourceReport) -> SourceReport
 
+    /// `finish(_:)` in a run that learns which items are new (`RunRequest.markNew`): `newItemIDs` are those of the
+    /// source's items the item history never saw (nil: it could not tell), so an output may keep only those.
+    func finish(_ source: SourceReport, newItemIDs: Set<String>?) -> SourceReport
+
     /// Every source is done: the run's report (sources in manifest order) as its outcome will hold it.
     func finish(run report: AggregateReport) -> AggregateReport
 }
@@ -23,6 +27,7 @@ public protocol RunOutput: Sendable {
 extension RunOutput {
     /// A writer keeps the counts the engine gave.
     public func finish(_ source: SourceReport) -> SourceReport { source }
+    public func finish(_ source: SourceReport, newItemIDs: Set<String>?) -> SourceReport { finish(source) }
     public func finish(run report: AggregateReport) -> AggregateReport { report }
 }
 

@@ -335,7 +335,7 @@ final class StreamingRun: ItemStream {
             if let warning = source.filtered.warning { finished.warnings.append(warning) }
         }
         (finished.items, finished.streamedItemCount) = ([], source.written)
-        let kept = output.finish(finished)
+        let kept = markNew ? output.finish(finished, newItemIDs: source.newIDs) : output.finish(finished)
         sources.withLock { sources in
             sources[index].report = kept
             sources[index].notes.append(contentsOf: notes)

@@ -55,7 +55,8 @@ public final class AggregateServer: Sendable {
                 container: container, options: FleetFollower.Options(selection: selection), observer: state)
         } else {
             self.watcher = try Watcher(
-                container: container, options: Watcher.Options(selection: selection, items: .all),
+                container: container,
+                options: Watcher.Options(selection: selection, items: .all, output: { ServeOutput(state: state) }),
                 observer: state)
         }
         state.reloaded(sources: watcher.sourceIDs)

@@ -25,6 +25,8 @@ final class ServeState: WatchObserver {
         var newItems = HourlyCount()
         /// Each source's latest items, by id, in its order.
         var latestItemIDs: [String: [String]] = [:]
+        /// The ids `ServeOutput` saw of a source whose report is on its way (its report keeps new items only).
+        var ranItemIDs: [String: [String]] = [:]
     }
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics, logger: Logger = Logger(label: "aggregate")) {
@@ -92,7 +94,13 @@ final class ServeState: WatchObserver {
     /// An `item` event per item new to the store's item history (`NewItems.ids`): each item once, however
     /// often it leaves a source and comes back, across restarts and across servers sharing a store.
     func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
-        finish(report, itemIDs: report.items.map(\.id), next: next, news: news, at: Date())
+        let ran = health.withLock { $0.ranItemIDs.removeValue(forKey: report.id) }
+        finish(report, itemIDs: ran ?? report.items.map(\.id), next: next, news: news, at: Date())
+    }
+
+    /// The ids of every item of `sourceID`'s run, in order, told by `ServeOutput` before its report comes.
+    func ran(_ sourceID: String, itemIDs: [String]) {
+        health.withLock { $0.ranItemIDs[sourceID] = itemIDs }
     }
 
     /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report, which holds its
@@ -118,6 +126,7 @@ final class ServeState: WatchObserver {
         health.withLock { health in
             health.histories = health.histories.filter { kept.contains($0.key) }
             health.latestItemIDs = health.latestItemIDs.filter { kept.contains($0.key) }
+            health.ranItemIDs = health.ranItemIDs.filter { kept.contains($0.key) }
         }
     }
 
