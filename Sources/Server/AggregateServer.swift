@@ -56,7 +56,7 @@ public final class AggregateServer: Sendable {
         } else {
             self.watcher = try Watcher(
                 container: container,
-                options: Watcher.Options(selection: selection, items: .all, output: { ServeOutput(state: state) }),
+                options: Watcher.Options(selection: selection, items: .all, output: { ServeOutput(state: state, announced: configuration.eventCapacity) }),
                 observer: state)
         }
         state.reloaded(sources: watcher.sourceIDs)

@@ -45,3 +45,28 @@ struct ServeStateTests {
         #expect(state.source("elsewhere") == nil)
     }
 }
+
+extension ServeStateTests {
+    @Test("ServeOutput: a report keeps only its new items, at most the ring's size a run; the ids and the new count reach the state")
+    func serveOutput() {
+        let events = EventLog()
+        let state = ServeState(sources: ["a", "b"], events: events, metrics: ServeMetrics())
+        let output = ServeOutput(state: state, announced: 3)
+        let items = ["1", "2", "3", "4", "5"].map { Item(kind: .record, id: $0, title: $0) }
+        output.write(items, of: report("a", []).descriptor, more: false)
+        let a = output.finish(report("a", []), newItemIDs: ["2", "3", "4", "5"])
+        #expect(a.items.map(\.id) == ["2", "3", "4"] && a.itemCount == 5, "the first three new items, the rest counted")
+        output.write([Item(kind: .record, id: "x", title: "x")], of: report("b", []).descriptor, more: false)
+        let b = output.finish(report("b", []), newItemIDs: ["x"])
+        #expect(b.items.isEmpty && b.itemCount == 1, "past the ring's size: counted, not kept")
+        let whole = output.finish(report("c", []), newItemIDs: nil)
+        #expect(whole.itemCount == 0)
+
+        state.watch(didFinish: a, next: nil, news: NewItems(ids: ["2", "3", "4"], isFirstSight: false))
+        state.watch(didFinish: b, next: nil, news: NewItems(ids: [], isFirstSight: false))
+        #expect(announced(events, after: 0) == ["2", "3", "4"])
+        #expect(state.snapshot.latestItemIDs == ["a": ["1", "2", "3", "4", "5"], "b": ["x"]])
+        #expect(state.summary(state.snapshot.sources).newLastHour == 5, "every new item counted, announced or not")
+        #expect(state.snapshot.sources.allSatisfy { $0.report?.items.isEmpty ?? true }, "the state keeps no item")
+    }
+}

@@ -25,8 +25,9 @@ final class ServeState: WatchObserver {
         var newItems = HourlyCount()
         /// Each source's latest items, by id, in its order.
         var latestItemIDs: [String: [String]] = [:]
-        /// The ids `ServeOutput` saw of a source whose report is on its way (its report keeps new items only).
-        var ranItemIDs: [String: [String]] = [:]
+        /// What `ServeOutput` saw of a source whose report is on its way (the report keeps new items only): every
+        /// item's id, and how many were new (nil: the history could not tell).
+        var ran: [String: (itemIDs: [String], newItems: Int?)] = [:]
     }
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics, logger: Logger = Logger(label: "aggregate")) {
@@ -94,27 +95,32 @@ final class ServeState: WatchObserver {
     /// An `item` event per item new to the store's item history (`NewItems.ids`): each item once, however
     /// often it leaves a source and comes back, across restarts and across servers sharing a store.
     func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
-        let ran = health.withLock { $0.ranItemIDs.removeValue(forKey: report.id) }
-        finish(report, itemIDs: ran ?? report.items.map(\.id), next: next, news: news, at: Date())
+        let ran = health.withLock { $0.ran.removeValue(forKey: report.id) }
+        finish(report, itemIDs: ran?.itemIDs ?? report.items.map(\.id), newCount: ran?.newItems, next: next, news: news, at: Date())
     }
 
-    /// The ids of every item of `sourceID`'s run, in order, told by `ServeOutput` before its report comes.
-    func ran(_ sourceID: String, itemIDs: [String]) {
-        health.withLock { $0.ranItemIDs[sourceID] = itemIDs }
+    /// Told by `ServeOutput` before `sourceID`'s report comes: the ids of every item of its run, in order, and how
+    /// many were new to the history (nil: it could not tell).
+    func ran(_ sourceID: String, itemIDs: [String], newItems: Int?) {
+        health.withLock { $0.ran[sourceID] = (itemIDs, newItems) }
     }
 
     /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report, which holds its
     /// new items only); `itemIDs`: every item's id, in order.
-    private func finish(_ report: SourceReport, itemIDs: [String], next: Date?, news: NewItems, at now: Date) {
+    /// `newCount`: how many items were new, where the report holds fewer of them than that (`ServeOutput`).
+    private func finish(
+        _ report: SourceReport, itemIDs: [String], newCount: Int? = nil, next: Date?, news: NewItems, at now: Date
+    ) {
         let new = news.ids.isEmpty ? [] : report.items.filter { news.ids.contains($0.id) }
+        let newTotal = newCount ?? new.count
         health.withLock { health in
             health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
-            health.newItems.add(new.count, at: now)
+            health.newItems.add(newTotal, at: now)
             health.latestItemIDs[report.id] = itemIDs
         }
         // After the history: a page rendered for the version this bumps shows this refresh.
         view.source(didFinish: Self.counted(report), at: now, next: next, newItemIDs: news.marked)
-        metrics.record(report, newItems: new.count, at: now)
+        metrics.record(report, newItems: newTotal, at: now)
         if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
         for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
     }
@@ -126,7 +132,7 @@ final class ServeState: WatchObserver {
         health.withLock { health in
             health.histories = health.histories.filter { kept.contains($0.key) }
             health.latestItemIDs = health.latestItemIDs.filter { kept.contains($0.key) }
-            health.ranItemIDs = health.ranItemIDs.filter { kept.contains($0.key) }
+            health.ran = health.ran.filter { kept.contains($0.key) }
         }
     }
 
