@@ -42,7 +42,7 @@ struct ArchiveServeTests {
         let snapshot = harness.server.state.snapshot
         #expect(snapshot.sources.allSatisfy { $0.report?.items.isEmpty == true })
         #expect(snapshot.sources.map { $0.report?.itemCount } == [3, 2])
-        #expect(snapshot.latestItemIDs == ["notes": ["n1", "n2", "n3"], "tasks": ["t1", "t2"]])
+        #expect(snapshot.latestItemIDs.mapValues(\.ids) == ["notes": ["n1", "n2", "n3"], "tasks": ["t1", "t2"]])
         let report = try await harness.request("/api/report").json()
         let items = try #require(report["items"] as? [[String: Any]])
         #expect(items.map { $0["id"] as? String } == ["n1", "n2", "n3", "t1", "t2"], "each source's items in its own order")

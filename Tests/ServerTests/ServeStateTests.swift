@@ -65,8 +65,15 @@ extension ServeStateTests {
         state.watch(didFinish: a, next: nil, news: NewItems(ids: ["2", "3", "4"], isFirstSight: false))
         state.watch(didFinish: b, next: nil, news: NewItems(ids: [], isFirstSight: false))
         #expect(announced(events, after: 0) == ["2", "3", "4"])
-        #expect(state.snapshot.latestItemIDs == ["a": ["1", "2", "3", "4", "5"], "b": ["x"]])
+        #expect(state.snapshot.latestItemIDs.mapValues(\.ids) == ["a": ["1", "2", "3", "4", "5"], "b": ["x"]])
         #expect(state.summary(state.snapshot.sources).newLastHour == 5, "every new item counted, announced or not")
         #expect(state.snapshot.sources.allSatisfy { $0.report?.items.isEmpty ?? true }, "the state keeps no item")
     }
+}
+
+@Test("PackedItemIDs gives back the ids it was given, in order: empty, long (multi-byte lengths) and any text")
+func packedItemIDs() {
+    let ids = ["", "a", String(repeating: "x", count: 300), "é/ü?&=#", "\u{0}\u{1F}", String(repeating: "ß", count: 70_000)]
+    #expect(PackedItemIDs(ids).ids == ids && PackedItemIDs(ids).count == ids.count)
+    #expect(PackedItemIDs([]).ids.isEmpty)
 }

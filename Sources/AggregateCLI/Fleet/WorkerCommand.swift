@@ -89,6 +89,7 @@ struct WorkerCommand: ParsableCommand {
     }
 
     func run() throws {
+        MallocArenas.limitForServer()
         Terminal.ignoreBrokenPipes()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)

@@ -70,6 +70,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         Terminal.ignoreBrokenPipes()
+        MallocArenas.limitForServer()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }

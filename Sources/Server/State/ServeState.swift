@@ -24,7 +24,7 @@ final class ServeState: WatchObserver {
         var histories: [String: RefreshHistory] = [:]
         var newItems = HourlyCount()
         /// Each source's latest items, by id, in its order.
-        var latestItemIDs: [String: [String]] = [:]
+        var latestItemIDs: [String: PackedItemIDs] = [:]
         /// What `ServeOutput` saw of a source whose report is on its way (the report keeps new items only): every
         /// item's id, and how many were new (nil: the history could not tell).
         var ran: [String: (itemIDs: [String], newItems: Int?)] = [:]
@@ -42,7 +42,7 @@ final class ServeState: WatchObserver {
         var sources: [WatchSourceState]
         var version: Int
         /// Each source's latest items, by id, in its order.
-        var latestItemIDs: [String: [String]]
+        var latestItemIDs: [String: PackedItemIDs]
         /// Every source finished a cycle (`/readyz`).
         var isReady: Bool { sources.allSatisfy { $0.report != nil } }
         /// Every source as archived items are shown under it: its latest report, or, while it loads its first
@@ -116,7 +116,7 @@ final class ServeState: WatchObserver {
         health.withLock { health in
             health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
             health.newItems.add(newTotal, at: now)
-            health.latestItemIDs[report.id] = itemIDs
+            health.latestItemIDs[report.id] = PackedItemIDs(itemIDs)
         }
         // After the history: a page rendered for the version this bumps shows this refresh.
         view.source(didFinish: Self.counted(report), at: now, next: next, newItemIDs: news.marked)

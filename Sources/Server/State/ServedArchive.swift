@@ -36,9 +36,9 @@ final class ServedArchive: Sendable {
     /// `sources` with their latest items read back from the archive (the first `limit` of each, where given; the
     /// rest stay counted as not kept here): what the sources' last cycles delivered, in their order.
     func latest(
-        _ sources: [SourceReport], ids: [String: [String]], limit: Int? = nil
+        _ sources: [SourceReport], ids: [String: PackedItemIDs], limit: Int? = nil
     ) async throws(RequestProblem) -> [SourceReport] {
-        let wanted = sources.map { source in (source.id, Array((ids[source.id] ?? []).prefix(limit ?? .max))) }
+        let wanted = sources.map { source in (source.id, Array((ids[source.id]?.ids ?? []).prefix(limit ?? .max))) }
         let found = try await read { archive throws(SourceError) in
             var found: [[Item]] = []
             for (id, itemIDs) in wanted { found.append(try archive.items(of: id, itemIDs: itemIDs).map(\.item)) }
