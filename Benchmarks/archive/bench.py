@@ -117,7 +117,8 @@ def serve():
     serve_manifest = os.path.join(work, "serve.json")
     with open(serve_manifest, "w") as f:
         json.dump({"version": 1, "reader": {"username": "bench", "password": "bench-password"},
-                   "sources": [{"id": "issues", "provider": "files", "refreshSeconds": 3600, "options": {"paths": [empty]}}]}, f)
+                   "sources": [{"id": "issues", "provider": "files", "refreshSeconds": 3600, "options": {"paths": [empty]},
+                                "retention": {"days": 36500, "maxItemsPerSource": 1000000}}]}, f)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -131,6 +132,14 @@ def serve():
                     break
             except OSError:
                 pass
+            time.sleep(0.1)
+        # serve prunes after its first cycle, then refreshes SQLite's statistics: measure the server as it runs.
+        database = os.path.join(home, "aggregate.sqlite")
+        for _ in range(600):
+            stats = subprocess.run(["sqlite3", database, "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"],
+                                   capture_output=True, text=True).stdout.strip()
+            if stats == "1":
+                break
             time.sleep(0.1)
         login = urllib.request.urlopen(base + "/accounts/ClientLogin", data=b"Email=bench&Passwd=bench-password").read().decode()
         token = next(line[5:] for line in login.splitlines() if line.startswith("Auth="))

@@ -157,7 +157,17 @@ extension SQLiteItemArchive: ItemArchiveRepository {
                     """, arguments: [sourceID, Self.batchSize, rule.maxItemsPerSource])
             }
         }
+        try refreshStatistics()
         return removed
+    }
+
+    /// The query planner's statistics of the archive, sampled (`analysis_limit`): without them SQLite reads a
+    /// source's newest items by its source index and sorts them all (a second at 500,000 items) where walking
+    /// the date index takes milliseconds (BENCHMARKS.md, "The item archive"). Pruning refreshes them.
+    private func refreshStatistics() throws(SourceError) {
+        try database.write { db in
+            try db.execute(sql: "PRAGMA analysis_limit = 1000; ANALYZE archive_source; ANALYZE archive_item")
+        }
     }
 
     /// Deletes the rows `select` names, a batch per transaction, until it names none. The batches archived whole

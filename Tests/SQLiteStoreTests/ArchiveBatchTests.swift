@@ -47,3 +47,29 @@ struct ArchiveBatchTests {
         #expect(rewritten == 1_500, "a batch seen after pruning is archived whole again")
     }
 }
+
+extension ArchiveBatchTests {
+    /// At 500,000 items the statistics make SQLite walk the date index instead of sorting a source's items
+    /// (BENCHMARKS.md, "The item archive"); here, that pruning leaves them.
+    @Test("pruning leaves the query planner's statistics of the archive")
+    func statistics() async throws {
+        let directory = try ScratchDirectory.Folder("aggregate-store")
+        let (before, after) = try await blocking { () -> (Int, Int) in
+            let database = try directory.open()
+            try SQLiteSeenItemsRepository(database: database)
+                .markSeen([SeenBatch(source: .testing("log"), items: Self.items { "row \($0)" })], at: Self.start)
+            func analysed() throws -> Int {
+                try DatabaseQueue(path: directory.databaseURL.path).read { db in
+                    guard try db.tableExists("sqlite_stat1") else { return 0 }
+                    return try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_stat1 WHERE tbl IN ('archive_item', 'archive_source')") ?? 0
+                }
+            }
+            let before = try analysed()
+            _ = try SQLiteItemArchive(database: database)
+                .prune(retention: { _ in ArchiveRetention(days: 90, maxItemsPerSource: 10_000) }, now: Self.start)
+            return (before, try analysed())
+        }
+        #expect(before == 0)
+        #expect(after >= 3, "archive_item's indexes and archive_source's")
+    }
+}
