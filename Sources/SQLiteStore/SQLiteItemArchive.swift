@@ -168,6 +168,9 @@ extension SQLiteItemArchive: ItemArchiveRepository {
         try database.write { db in
             try db.execute(sql: "PRAGMA analysis_limit = 1000; ANALYZE archive_source; ANALYZE archive_item")
         }
+        // A connection reads the statistics when it loads the schema, and ANALYZE does not make the others
+        // reload it: the pool's readers are opened anew.
+        database.pool.invalidateReadOnlyConnections()
     }
 
     /// Deletes the rows `select` names, a batch per transaction, until it names none. The batches archived whole
