@@ -118,7 +118,14 @@ fn run(input: &[u8]) -> Result<usize, Failure> {
     let status = answer.get("status").and_then(Json::as_number).unwrap_or("0");
     if status != "200" {
         // The report's kinds, so that an operator reads what happened: refused, missing, throttled, or down.
+        let exhausted = match answer.get("headers") {
+            Some(Json::Object(headers)) => headers.iter().any(|(name, value)| {
+                name.eq_ignore_ascii_case("x-ratelimit-remaining") && value.as_str() == Some("0")
+            }),
+            _ => false,
+        };
         let kind = match status {
+            "403" if exhausted => "rateLimited",
             "401" | "403" => "unauthorized",
             "404" => "notFound",
             "429" => "rateLimited",
