@@ -16,7 +16,7 @@ struct PluginFuelBudget: Equatable {
 
     /// `plugins[].fuel`.
     let declared: UInt64
-    /// Fuel the interpreter burns in a second (BENCHMARKS.md, "Plugins: fuel per second").
+    /// Fuel the interpreter burns in a second (BENCHMARKS.md, "WebAssembly plugins").
     let fuelPerSecond: UInt64
     /// Fuel spent in the slices before the current one.
     private(set) var spent: UInt64 = 0

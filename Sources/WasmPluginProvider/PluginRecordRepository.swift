@@ -75,7 +75,7 @@ struct PluginRecordRepository: RecordStreamRepository {
             events: events)
         let started = ContinuousClock.now
         let failure = pluginRun.execute(loaded.module, entry: .run, input: input)
-        logger.debug("plugin '\(plugin.name)': source \(sourceID) used \(pluginRun.fuelUsed) fuel in \(ContinuousClock.now - started)")
+        logger.info("plugin '\(plugin.name)': source \(sourceID) used \(pluginRun.fuelUsed) fuel in \(ContinuousClock.now - started)")
         if !batch.isEmpty { delivery.records(batch) }
         if failure == nil, state.changed { stateStore?.save(state.values, plugin: plugin.name, source: sourceID) }
         return failure

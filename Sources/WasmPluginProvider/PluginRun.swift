@@ -43,7 +43,7 @@ final class PluginRun {
     }
 
     /// WebAssembly operators WasmKit's interpreter runs in a second on a loaded 2-core machine (BENCHMARKS.md,
-    /// "Plugins: fuel per second"): a faster machine burns its time's fuel before the deadline, a slower one after.
+    /// "WebAssembly plugins"): a faster machine burns its time's fuel before the deadline, a slower one after.
     /// A debug build's interpreter (WasmKit at -Onone, as the tests build it) is some 200 times slower.
     #if DEBUG
     static let fuelPerSecond: UInt64 = 1_000_000
