@@ -214,7 +214,7 @@ let package = Package(
         // The whole command line as a library (product AggregateCLI): a custom binary with providers of its own
         // is one call, `AggregateCLI.main(providers: AggregateCLI.builtInProviders + [AcmeProvider()])`.
         .target(name: "AggregateCLI", dependencies: [
-            "App", "Presentation", "Domain", "ProviderKit", "Server",
+            "App", "Presentation", "Domain", "ProviderKit", "Server", "ProviderScaffold",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -227,7 +227,8 @@ let package = Package(
         ]),
 
         // MARK: - Plugins
-        // `swift package new-provider`: the templates live in a library (tested), the plugin runs the tool.
+        // `swift package new-provider`: the templates live in a library (tested), the plugin runs the tool. The same
+        // library scaffolds WebAssembly plugins in C for `aggregate new-provider --wasm`.
         .target(name: "ProviderScaffold"),
         .executableTarget(name: "provider-scaffold", dependencies: ["ProviderScaffold"]),
         .plugin(

@@ -32,6 +32,7 @@ struct Aggregate: ParsableCommand {
               aggregate sinks status                 what the sinks still have to deliver
               aggregate doctor                       check keys, store, hosts: no fetch
               aggregate check-source words           run one source twice and check it
+              aggregate new-provider --wasm acme     a WebAssembly plugin in C to build
 
             EXIT STATUS
               0   every selected source ok (or skipped because it is disabled)
@@ -46,7 +47,7 @@ struct Aggregate: ParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, WatchCommand.self, ServeCommand.self, ValidateCommand.self, ListCommand.self, ProvidersCommand.self,
-            SchemaCommand.self, DoctorCommand.self, CheckSourceCommand.self,
+            SchemaCommand.self, DoctorCommand.self, CheckSourceCommand.self, NewProviderCommand.self,
             SearchCommand.self, ArchiveCommand.self, CacheCommand.self, HistoryCommand.self, QueriesCommand.self, SinksCommand.self, StoreSetupCommand.self,
             ImportCommand.self, ExportCommand.self, WorkerCommand.self, FleetCommand.self,
         ],

@@ -9,6 +9,7 @@ public enum ScaffoldError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAPackage(String)
     case packageExists(String)
     case writeFailed(String, String)
+    case fileExists(String)
 
     public var description: String {
         switch self {
@@ -26,6 +27,8 @@ public enum ScaffoldError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path) already exists; refusing to overwrite it. Pick an empty or new --standalone directory"
         case .writeFailed(let path, let why):
             "could not write \(path): \(why)"
+        case .fileExists(let path):
+            "\(path) already exists; refusing to overwrite it. Pick an empty or new --directory"
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One entry of the manifest's `plugins`: a WebAssembly module that serves sources as provider `name`.
 ///
 ///     "plugins": [{"name": "acme", "module": "plugins/acme.wasm", "allowedHosts": ["api.acme.example"],
-///                  "fuel": 2000000000, "memoryPages": 256}]
+///                  "fuel": 100000000000, "memoryPages": 256}]
 public struct PluginDeclaration: Sendable, Hashable {
     /// The provider name sources use (`"provider": "acme"`).
     public var name: String
@@ -16,10 +16,10 @@ public struct PluginDeclaration: Sendable, Hashable {
     /// The most 64 KiB pages the plugin's memory may grow to.
     public var memoryPages: Int
 
-    /// Two billion operators, far beyond what a real plugin needs. A loop that calls no host function is stopped
-    /// by its fuel alone (WasmKit cannot interrupt a guest from another thread): after its source timed out, this
-    /// bounds how long the plugin's thread may go on computing. One that calls the host stops at that call.
-    public static let defaultFuel: UInt64 = 2_000_000_000
+    /// A hundred billion operators: forty times what the Rust example spends mapping 10,000 records (BENCHMARKS.md,
+    /// "WebAssembly plugins"). The source's `timeoutSeconds` is the tighter bound for most runs (`PluginFuelBudget`); this one
+    /// is the same on every machine.
+    public static let defaultFuel: UInt64 = 100_000_000_000
     /// 256 pages: 16 MiB of guest memory.
     public static let defaultMemoryPages = 256
     /// The most `memoryPages` may be: 4 GiB, all a 32-bit module can address.

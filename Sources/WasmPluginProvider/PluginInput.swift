@@ -6,7 +6,7 @@ import Foundation
 ///
 ///     {"abi": 1, "source": "acme-news", "options": {…}, "query": null, "since": null,
 ///      "credentials": ["token"], "allowedHosts": ["api.acme.example"],
-///      "limits": {"fuel": 2000000000, "memoryPages": 256, "maxOutputBytes": 67108864, "timeoutSeconds": 10}}
+///      "limits": {"fuel": 100000000000, "memoryPages": 256, "maxOutputBytes": 67108864, "timeoutSeconds": 10}}
 ///
 /// `credentials` lists the names the source defines, never their values.
 struct PluginInput {

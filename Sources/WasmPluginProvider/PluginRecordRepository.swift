@@ -8,14 +8,16 @@ import Synchronization
 ///
 /// The source ends when the plugin returns or when its time runs out, whichever is first. WasmKit cannot stop a
 /// running guest from another thread: at the deadline the source fails with a timeout at once, every later host
-/// call of the plugin fails, and its remaining fuel bounds how long its thread may go on computing alone;
-/// nothing it produces after the deadline is delivered.
+/// call of the plugin fails, and the guest holds no more fuel than the time left was worth (`PluginFuelBudget`), so
+/// a loop that calls nothing stops about then too; nothing it produces after the deadline is delivered.
 struct PluginRecordRepository: RecordStreamRepository {
     let plugin: PluginDeclaration
     let modules: PluginModuleCache
     let sourceID: String
     let input: [UInt8]
     let limits: PluginRun.Limits
+    /// The source's `timeoutSeconds`: each run's deadline, turned into fuel.
+    let timeoutSeconds: Double
     let credentials: [String: String]
     let http: @Sendable (CancellationToken) -> PluginHTTPBridge
     let stateStore: (any PluginStateStoring)?
@@ -30,12 +32,13 @@ struct PluginRecordRepository: RecordStreamRepository {
         onWarning: @escaping @Sendable (String) -> Void,
         completion: @escaping @Sendable (SourceError?) -> Void
     ) {
+        let runLimits = limits.until(timeoutSeconds.isFinite && timeoutSeconds < 1e9 ? .now + .seconds(max(0, timeoutSeconds)) : nil)
         let delivery = PluginDelivery(onRecords: onRecords, onWarning: onWarning, completion: completion)
         let handler = cancellation.onCancel {
             delivery.finish(PluginFailure.timedOut.sourceError(plugin: plugin.name))
         }
         let thread = Thread { [self] in
-            let failure = run(cancellation: cancellation, delivery: delivery)
+            let failure = run(limits: runLimits, cancellation: cancellation, delivery: delivery)
             cancellation.removeHandler(handler)
             delivery.finish(failure?.sourceError(plugin: plugin.name))
         }
@@ -45,7 +48,7 @@ struct PluginRecordRepository: RecordStreamRepository {
         thread.start()
     }
 
-    private func run(cancellation: CancellationToken, delivery: PluginDelivery) -> PluginFailure? {
+    private func run(limits: PluginRun.Limits, cancellation: CancellationToken, delivery: PluginDelivery) -> PluginFailure? {
         let loaded: LoadedPluginModule
         do throws(PluginFailure) {
             loaded = try modules.module(at: plugin.module)
@@ -70,7 +73,9 @@ struct PluginRecordRepository: RecordStreamRepository {
         let pluginRun = PluginRun(
             plugin: plugin, limits: limits, http: http(cancellation), state: state, cancellation: cancellation,
             events: events)
+        let started = ContinuousClock.now
         let failure = pluginRun.execute(loaded.module, entry: .run, input: input)
+        logger.info("plugin '\(plugin.name)': source \(sourceID) used \(pluginRun.fuelUsed) fuel in \(ContinuousClock.now - started)")
         if !batch.isEmpty { delivery.records(batch) }
         if failure == nil, state.changed { stateStore?.save(state.values, plugin: plugin.name, source: sourceID) }
         return failure

@@ -29,7 +29,27 @@ final class PluginRun {
         var fuel: UInt64
         var memoryPages: Int
         var maxOutputBytes: Int
+        /// When the source's time runs out (nil: never, as for `aggregate_check`, which has little fuel).
+        var deadline: ContinuousClock.Instant? = nil
+        /// What the time left is worth in fuel (`PluginFuelBudget`).
+        var fuelPerSecond: UInt64 = PluginRun.fuelPerSecond
+
+        /// These limits with a deadline.
+        func until(_ deadline: ContinuousClock.Instant?) -> Limits {
+            var limits = self
+            limits.deadline = deadline
+            return limits
+        }
     }
+
+    /// WebAssembly operators WasmKit's interpreter runs in a second on a loaded 2-core machine (BENCHMARKS.md,
+    /// "WebAssembly plugins"): a faster machine burns its time's fuel before the deadline, a slower one after.
+    /// A debug build's interpreter (WasmKit at -Onone, as the tests build it) is some 200 times slower.
+    #if DEBUG
+    static let fuelPerSecond: UInt64 = 1_000_000
+    #else
+    static let fuelPerSecond: UInt64 = 300_000_000
+    #endif
 
     /// The process's engine: fuel metering on, shared by every run (it is Sendable; stores are per run).
     static let engine = Engine(configuration: EngineConfiguration(fuelMetering: true))
@@ -40,8 +60,13 @@ final class PluginRun {
     let state: PluginState
     let cancellation: CancellationToken?
     var events: Events
+    /// The clock the deadline is read on.
+    let now: () -> ContinuousClock.Instant
 
     private var memory: CheckedGuestMemory?
+    /// The run's store, while it runs: host calls give it its next slice of fuel.
+    private var store: Store?
+    private var fuel: PluginFuelBudget
     /// Bytes of `emit` and `log` so far, against `maxOutputBytes`.
     private var outputBytes = 0
     private var itemCount = 0
@@ -49,10 +74,13 @@ final class PluginRun {
     private var pendingResult: [UInt8]?
     /// The first error the plugin emitted.
     private(set) var reportedError: SourceError?
+    /// The fuel the last `execute` spent (for `--verbose`, and for choosing `plugins[].fuel`).
+    private(set) var fuelUsed: UInt64 = 0
 
     init(
         plugin: PluginDeclaration, limits: Limits, http: PluginHTTPBridge?, state: PluginState,
-        cancellation: CancellationToken?, events: Events = Events()
+        cancellation: CancellationToken?, events: Events = Events(),
+        now: @escaping () -> ContinuousClock.Instant = { .now }
     ) {
         self.plugin = plugin
         self.limits = limits
@@ -60,6 +88,8 @@ final class PluginRun {
         self.state = state
         self.cancellation = cancellation
         self.events = events
+        self.now = now
+        fuel = PluginFuelBudget(declared: limits.fuel, fuelPerSecond: limits.fuelPerSecond)
     }
 
     /// Instantiates `module`, writes `input` into it and calls `entry`; nil when the plugin succeeded. A module
@@ -69,7 +99,12 @@ final class PluginRun {
         let store = Store(engine: Self.engine)
         let limiter = PluginMemoryLimiter(maxPages: limits.memoryPages)
         store.resourceLimiter = limiter
-        store.fuel = Fuel(remaining: limits.fuel)
+        store.fuel = Fuel(remaining: fuel.nextSlice(secondsLeft: secondsLeft, remaining: nil))
+        self.store = store
+        defer {
+            fuelUsed = fuel.used(remaining: store.fuel?.remaining ?? 0)
+            self.store = nil
+        }
         do {
             let imports = try makeImports(for: module, store: store)
             let instance = try module.instantiate(store: store, imports: imports)
@@ -112,7 +147,7 @@ final class PluginRun {
         if let trap = error as? Trap {
             let text = trap.description.split(separator: "\n").first.map(String.init) ?? "trap"
             let reason = text.hasPrefix("Trap: ") ? String(text.dropFirst(6)) : text
-            if reason.contains("out of fuel") { return cancellation?.isCancelled == true ? .timedOut : .outOfFuel(limits.fuel) }
+            if reason.contains("out of fuel") { return cancellation?.isCancelled == true ? .timedOut : fuel.exhaustion }
             if limiter.refused { return .memoryLimit(pages: limits.memoryPages) }
             return .trap(reason)
         }
@@ -122,11 +157,23 @@ final class PluginRun {
 
     // MARK: - Host calls
 
-    /// Checks the host's state before any host call acts: the time left, then the memory.
+    /// Checks the host's state before any host call acts: the time left (and the fuel it is worth), then the memory.
     func guestMemory() throws(PluginFailure) -> CheckedGuestMemory {
         if cancellation?.isCancelled == true { throw .timedOut }
+        if let store {
+            let slice = fuel.nextSlice(secondsLeft: secondsLeft, remaining: store.fuel?.remaining)
+            if slice == 0 { throw fuel.exhaustion }
+            store.fuel = Fuel(remaining: slice)
+        }
         guard let memory else { throw .protocolViolation("called the host before the host called it (a start function)") }
         return memory
+    }
+
+    /// Seconds until the deadline (negative past it), or nil without one.
+    private var secondsLeft: Double? {
+        guard let deadline = limits.deadline else { return nil }
+        let left = now().duration(to: deadline).components
+        return Double(left.seconds) + Double(left.attoseconds) * 1e-18
     }
 
     /// `emit(ptr, len)`.

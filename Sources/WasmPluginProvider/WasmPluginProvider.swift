@@ -89,7 +89,7 @@ public struct WasmPluginProvider: Provider {
             requestTimeout: configuration.timeoutSeconds, logger: configuration.logger, sourceID: configuration.id))
         let repository = PluginRecordRepository(
             plugin: declaration, modules: modules, sourceID: configuration.id, input: input, limits: limits,
-            credentials: credentials,
+            timeoutSeconds: configuration.timeoutSeconds, credentials: credentials,
             http: { [declaration, credentials] cancellation in
                 PluginHTTPBridge(plugin: declaration, client: client, credentials: credentials, cancellation: cancellation)
             },
