@@ -161,12 +161,12 @@ extension SQLiteItemArchive: ItemArchiveRepository {
         return removed
     }
 
-    /// The query planner's statistics of the archive, sampled (`analysis_limit`): without them SQLite reads a
-    /// source's newest items by its source index and sorts them all (a second at 500,000 items) where walking
-    /// the date index takes milliseconds (BENCHMARKS.md, "The item archive"). Pruning refreshes them.
+    /// The query planner's statistics of the archive, read whole (a sample misjudges how many items a source
+    /// has): without them SQLite reads a source's newest items by its source index and sorts them all where
+    /// walking the date index takes milliseconds (BENCHMARKS.md, "The item archive"). Pruning refreshes them.
     private func refreshStatistics() throws(SourceError) {
         try database.write { db in
-            try db.execute(sql: "PRAGMA analysis_limit = 1000; ANALYZE archive_source; ANALYZE archive_item")
+            try db.execute(sql: "ANALYZE archive_source; ANALYZE archive_item")
         }
         // A connection reads the statistics when it loads the schema, and ANALYZE does not make the others
         // reload it: the pool's readers are opened anew.
