@@ -41,7 +41,7 @@ struct ExecTeardownEndToEndTests {
 
     @Test("after the run's --deadline, no process of the program's group is left when aggregate exits")
     func runDeadline() async throws {
-        let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: 30), files: ["waits.sh": Self.script])
+        let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: 3600), files: ["waits.sh": Self.script])
         let result = try await Aggregate.run(["--format", "json", "--deadline", "1", "--manifest", sandbox.manifestPath])
         let pgid = try #require(await programGroup(in: sandbox))
         #expect(!processGroupExists(pgid))
@@ -54,7 +54,7 @@ struct ExecTeardownEndToEndTests {
     // AggregateSourcesUseCase.execute). Move it next to the run engine's own interruption tests when those exist.
     @Test("Ctrl-C (SIGINT) to aggregate: it exits 130 and no process of the program's group is left")
     func interrupted() async throws {
-        let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: 30), files: ["waits.sh": Self.script])
+        let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: 3600), files: ["waits.sh": Self.script])
         let result = try await Aggregate.run(["--format", "json", "--manifest", sandbox.manifestPath]) { pid in
             _ = try #require(await programGroup(in: sandbox))  // the program runs: interrupt
             kill(pid, SIGINT)
