@@ -67,7 +67,10 @@ struct AdmissionTests {
         let started = Counter()
         let cancellation = CancellationToken()
         let sources = (0..<10).map { index in
-            PlannedSource(descriptor: descriptor("s\(index)"), plan: .load(AdmittedSource(probe: probe, started: started, hangs: true)))
+            // A timeout no loaded machine reaches: the hung sources end by the cancellation, not by timing out
+            // (seen beside a CPU-heavy job with the default 5 s: two more sources started before the cancel).
+            PlannedSource(descriptor: descriptor("s\(index)", timeout: 3600),
+                          plan: .load(AdmittedSource(probe: probe, started: started, hangs: true)))
         }
         let running = Task { await AggregateSourcesUseCase().execute(sources, cancellation: cancellation, maxLoading: 2) }
         // The first two hang; the other eight wait for them.
