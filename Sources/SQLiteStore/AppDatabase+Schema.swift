@@ -19,6 +19,7 @@ extension AppDatabase {
         }
         migrator.registerMigration("v5-seen-batches") { db in try db.execute(sql: Schema.v5SeenBatches) }
         migrator.registerMigration("v6-archive") { db in try db.execute(sql: Schema.v6Archive) }
+        migrator.registerMigration("v7-archive-staging") { db in try db.execute(sql: Schema.v7ArchiveStaging) }
         return migrator
     }
 

@@ -60,3 +60,17 @@ extension Schema {
         END;
         """
 }
+
+extension Schema {
+    /// The archive's staging area (`ArchiveStaging`): large batches as rows of encoded items, exploded into
+    /// `archive_item` and its index by the next reader of the archive or a long-running front end's upkeep.
+    static let v7ArchiveStaging = """
+        CREATE TABLE archive_staged (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_key INTEGER NOT NULL,
+            seen_at REAL NOT NULL,
+            items BLOB NOT NULL
+        );
+        CREATE INDEX archive_staged_source ON archive_staged(source_key);
+        """
+}

@@ -2,7 +2,8 @@ import Foundation
 
 /// Every item a run saw, kept in the store (`archive_item`): written with the item history, in the same
 /// transaction (`SeenItemsRepository`), so an item is in the archive exactly when the history knows it; read by
-/// `aggregate search`, `serve`'s `/api/items` and the reader APIs; pruned by its retention.
+/// `aggregate search`, `serve`'s `/api/items` and the reader APIs; pruned by its retention. A store may stage
+/// what a run wrote and index it later (`catchUp`); every call here sees everything written before it.
 public protocol ItemArchiveRepository: Sendable {
     /// One page of the items `query` selects, in its order.
     func items(_ query: ArchiveQuery) throws(SourceError) -> ArchivePage
@@ -25,6 +26,16 @@ public protocol ItemArchiveRepository: Sendable {
     /// transactions, so a run writing meanwhile waits for one of them at most.
     /// - Returns: how many items were removed.
     func prune(retention: @Sendable (_ sourceID: String) -> ArchiveRetention, now: Date) throws(SourceError) -> Int
+    /// Writes and indexes what runs staged (a store that indexes as runs write has nothing to do), in small
+    /// transactions. The other calls do it first themselves; long-running front ends call it after each run, so
+    /// their readers find nothing left to do.
+    /// - Returns: how many items were written.
+    func catchUp() throws(SourceError) -> Int
+}
+
+extension ItemArchiveRepository {
+    /// Nothing staged: the store writes the archive as runs write the history.
+    public func catchUp() throws(SourceError) -> Int { 0 }
 }
 
 /// An item as the archive keeps it.
