@@ -9,59 +9,18 @@ import GRDB
 /// a reader sees is the same as if the batch had been written row by row; watch, serve and fleet workers catch up
 /// on a thread of their own after each run.
 ///
-/// A staged row holds at most `rowSize` items as one compact JSON array, each item
-/// `[id, kind, title, subtitle, url, date, fields]` (the date as the bit pattern of its seconds since 1970, so it
-/// comes back exact). Rows of one source are exploded in the order they were staged, and once a source has staged
-/// rows its later batches are staged too, whatever their size: an older batch never overwrites a newer one.
+/// A staged row holds at most `rowSize` items (`StagedItems`). Rows of one source are exploded in the order they
+/// were staged, and once a source has staged rows its later batches are staged too, whatever their size: an older
+/// batch never overwrites a newer one.
 enum ArchiveStaging {
     /// The most items one staged row holds, and so one catch-up transaction writes.
     static let rowSize = 4_096
 
-    /// `items` encoded as staged rows, in order.
+    /// `items` encoded as staged rows (`StagedItems`), in order.
     static func payloads(of items: [Item]) -> [[UInt8]] {
         stride(from: 0, to: items.count, by: rowSize).map { start in
-            var writer = JSONWriter(capacity: 512 * min(rowSize, items.count - start))
-            writer.beginArray()
-            for item in items[start..<min(items.count, start + rowSize)] {
-                writer.beginArray()
-                writer.string(item.id)
-                writer.string(item.kind.rawValue)
-                writer.string(item.title)
-                writer.string(item.subtitle)
-                writer.string(item.url?.absoluteString)
-                if let date = item.date {
-                    writer.int(Int(bitPattern: UInt(date.timeIntervalSince1970.bitPattern)))
-                } else {
-                    writer.null()
-                }
-                writer.value(.object(item.fields))
-                writer.endArray()
-            }
-            writer.endArray()
-            return writer.bytes
+            StagedItems.encode(items[start..<min(items.count, start + rowSize)])
         }
-    }
-
-    /// The items of one staged row; nil when it cannot be read.
-    static func items(from payload: Data) -> [Item]? {
-        guard case .array(let values)? = try? JSONValue.parse(payload) else { return nil }
-        var items: [Item] = []
-        items.reserveCapacity(values.count)
-        for value in values {
-            guard case .array(let members) = value, members.count == 7,
-                  case .string(let id) = members[0], case .string(let kind) = members[1],
-                  case .string(let title) = members[2] else { return nil }
-            let date: Date? = if case .int(let bits) = members[5] {
-                Date(timeIntervalSince1970: Double(bitPattern: UInt64(UInt(bitPattern: bits))))
-            } else {
-                nil
-            }
-            items.append(Item(
-                kind: ItemKind(rawValue: kind) ?? .record, id: id, title: title, subtitle: members[3].stringValue,
-                url: members[4].stringValue.flatMap(URL.init(string:)), date: date,
-                fields: members[6].objectValue ?? [:]))
-        }
-        return items
     }
 
     /// SHA-256 of the rows, in order: two batches share it only if they would write the same items.
@@ -105,7 +64,7 @@ enum ArchiveStaging {
                 else { return nil }
                 let id: Int64 = row["id"]
                 // A row that cannot be read (written by a newer build?) is dropped rather than blocking the rest.
-                let items = Self.items(from: row["items"]) ?? []
+                let items = StagedItems.decode(row["items"]) ?? []
                 try ArchiveWriter.write(
                     items, key: row["source_key"], at: Date(timeIntervalSince1970: row["seen_at"]), in: db)
                 try db.execute(sql: "DELETE FROM archive_staged WHERE id = ?", arguments: [id])

@@ -2,7 +2,7 @@ import Domain
 import Foundation
 import GRDB
 import ProviderTesting
-import SQLiteStore
+@testable import SQLiteStore
 import Testing
 
 @Suite("A large batch enters the archive staged, and every reader sees it written")
@@ -95,5 +95,24 @@ struct ArchiveStagingTests {
         #expect(written == 20_000)
         #expect(try Self.count("archive_item", in: directory) == 20_000)
         #expect(try await blocking { try archive.stats().map(\.items) } == [20_000])
+    }
+
+    @Test("a staged row gives back every value exactly; bytes cut short or of another version read as nothing")
+    func rowCoding() throws {
+        let item = Item(
+            kind: .issue, id: "é-1", title: "Ünïcode \u{1F600} \"quoted\"\n", subtitle: "", url: URL(string: "https://example.org/a b?x=1"),
+            date: Date(timeIntervalSince1970: -1.5),
+            fields: ["big": .int(.min), "pi": .double(3.141_592_653_589_793), "no": .null, "yes": .bool(true), "off": .bool(false),
+                     "nested": .object(["list": .array([.int(1), .string(""), .array([]), .object([:])])])])
+        let bytes = StagedItems.encode([item, Self.items(1)[0]][...])
+        let decoded = try #require(StagedItems.decode(Data(bytes)))
+        #expect(decoded.count == 2)
+        #expect(decoded[0].date?.timeIntervalSince1970 == -1.5)
+        var undated = decoded[0]
+        undated.date = item.date
+        #expect(undated == item)
+        #expect(StagedItems.decode(Data(bytes.dropLast())) == nil)
+        #expect(StagedItems.decode(Data([2] + bytes.dropFirst())) == nil)
+        #expect(StagedItems.decode(Data()) == nil)
     }
 }
