@@ -95,7 +95,7 @@ let package = Package(
         // response cache, last good copy of each source, item history, recent queries. (Crypto: the digests of
         // the history's batches, `SeenBatches`.)
         .target(name: "SQLiteStore", dependencies: [
-            "Domain", "StoreSupport", "CSQLiteConnection",
+            "Domain", "JSON", "StoreSupport", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),

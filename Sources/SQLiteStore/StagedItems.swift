@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import JSON
 
 /// The bytes of a staged archive row (`ArchiveStaging`): items in a compact binary form, written on the run's
 /// path and read back only by the same store. Strings are their UTF-8 bytes after their length, numbers their 8
@@ -17,24 +18,28 @@ enum StagedItems {
 
     /// `items` as one row's bytes.
     static func encode(_ items: ArraySlice<Item>) -> [UInt8] {
-        var writer = Writer()
-        writer.bytes.append(version)
-        writer.count(items.count)
-        for item in items {
-            writer.string(item.id)
-            writer.string(item.kind.rawValue)
-            writer.string(item.title)
-            writer.optional(item.subtitle)
-            writer.optional(item.url?.absoluteString)
-            if let date = item.date {
-                writer.bytes.append(1)
-                writer.word(date.timeIntervalSince1970.bitPattern)
-            } else {
-                writer.bytes.append(0)
+        var output = JSONWriter(capacity: 256 * items.count)
+        output.staged { stage in
+            var writer = Writer(stage: stage)
+            writer.stage.put(version)
+            writer.count(items.count)
+            for item in items {
+                writer.string(item.id)
+                writer.string(item.kind.rawValue)
+                writer.string(item.title)
+                writer.optional(item.subtitle)
+                writer.optional(item.url?.absoluteString)
+                if let date = item.date {
+                    writer.stage.put(1)
+                    writer.word(date.timeIntervalSince1970.bitPattern)
+                } else {
+                    writer.stage.put(0)
+                }
+                writer.object(item.fields)
             }
-            writer.object(item.fields)
+            stage = writer.stage
         }
-        return writer.bytes
+        return output.bytes
     }
 
     /// The items of a row; nil when the bytes are not a row this build can read.
@@ -62,64 +67,61 @@ enum StagedItems {
         }
     }
 
+    /// Writes through the JSON writer's byte stage (a buffer on the stack, flushed in pieces).
     private struct Writer {
-        var bytes: [UInt8] = []
-
-        init() {
-            bytes.reserveCapacity(64 * 1_024)
-        }
+        var stage: JSONByteStage
 
         mutating func count(_ value: Int) {
             var value = UInt(value)
             while value >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                stage.put(UInt8(truncatingIfNeeded: value) | 0x80)
                 value >>= 7
             }
-            bytes.append(UInt8(value))
+            stage.put(UInt8(value))
         }
 
         mutating func word(_ value: UInt64) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: value.littleEndian) { stage.put($0.assumingMemoryBound(to: UInt8.self)) }
         }
 
         mutating func string(_ value: String) {
             var value = value
             value.withUTF8 { utf8 in
                 count(utf8.count)
-                bytes.append(contentsOf: utf8)
+                stage.put(utf8)
             }
         }
 
         mutating func optional(_ value: String?) {
-            guard let value else { return bytes.append(0) }
-            bytes.append(1)
+            guard let value else { return stage.put(0) }
+            stage.put(1)
             string(value)
         }
 
         mutating func object(_ object: JSONObject) {
-            bytes.append(Tag.object.rawValue)
+            stage.put(Tag.object.rawValue)
             count(object.count)
-            for (key, member) in object {
-                string(key)
-                value(member)
+            for member in object.members {
+                string(member.key)
+                value(member.value)
             }
         }
 
         mutating func value(_ value: JSONValue) {
             switch value {
-            case .null: bytes.append(Tag.null.rawValue)
-            case .bool(let flag): bytes.append((flag ? Tag.trueValue : Tag.falseValue).rawValue)
+            case .null: stage.put(Tag.null.rawValue)
+            case .bool(let flag): stage.put((flag ? Tag.trueValue : Tag.falseValue).rawValue)
             case .int(let number):
-                bytes.append(Tag.int.rawValue)
+                stage.put(Tag.int.rawValue)
                 word(UInt64(bitPattern: Int64(number)))
             case .double(let number):
-                bytes.append(Tag.double.rawValue)
+                stage.put(Tag.double.rawValue)
                 word(number.bitPattern)
             case .string(let text):
-                bytes.append(Tag.string.rawValue)
+                stage.put(Tag.string.rawValue)
                 string(text)
             case .array(let values):
-                bytes.append(Tag.array.rawValue)
+                stage.put(Tag.array.rawValue)
                 count(values.count)
                 for element in values { self.value(element) }
             case .object(let members):
