@@ -11,6 +11,7 @@ public protocol HTTPClientFactory: Sendable {
 
 /// The `ProviderServices` key of the HTTP client factory.
 public enum HTTPClientFactoryKey: ProviderServiceKey {
+    /// The factory itself.
     public typealias Value = any HTTPClientFactory
 }
 

@@ -18,18 +18,23 @@ public protocol ResponseCacheStore: Sendable {
 public struct StoredResponse: Sendable, Hashable {
     /// One response header field.
     public struct Header: Sendable, Hashable, Codable {
+        /// The field's name, as the server sent it.
         public var name: String
+        /// The field's value.
         public var value: String
 
+        /// A field named `name` with `value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The HTTP status the server answered with.
     public var status: Int
     /// The response's headers, minus any that set or carry credentials (`Set-Cookie`).
     public var headers: [Header]
+    /// The body, whole.
     public var body: Data
     /// When the body was received or last confirmed by a 304.
     public var storedAt: Date
@@ -37,6 +42,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// `max-age`).
     public var expiresAt: Date
 
+    /// A stored response.
     public init(status: Int, headers: [Header], body: Data, storedAt: Date, expiresAt: Date) {
         self.status = status
         self.headers = headers
@@ -50,5 +56,6 @@ public struct StoredResponse: Sendable, Hashable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// Whether the response may answer at `date` without asking the server (before `expiresAt`).
     public func isFresh(at date: Date) -> Bool { date < expiresAt }
 }

@@ -11,6 +11,7 @@ public typealias ItemSink = ItemReceiver
 /// but nothing that arrived is thrown away. (A *sink* is something else: where new items are delivered
 /// after a run, Domain's `SinkTransport`.)
 public final class ItemReceiver: Sendable {
+    /// How a source ended.
     public enum Outcome: Sendable, Equatable {
         case completed
         case failed(SourceError)
@@ -88,6 +89,7 @@ public final class ItemReceiver: Sendable {
         }
     }
 
+    /// Ends the source successfully; after the first finish, later ones (and items) are ignored.
     public func finish() { close(.completed) }
 
     /// Fails the source. A `timeout` error times it out instead: a request's own timeout can fire a moment

@@ -4,6 +4,7 @@ import Synchronization
 
 /// A source the run will consider, with what to do about it.
 public struct PlannedSource: Sendable {
+    /// What the run does with the source.
     public enum Plan: Sendable {
         case load(any ItemSource)
         /// Not run; `error` set when the skip is a problem (a missing variable), nil when expected (disabled).
@@ -13,9 +14,12 @@ public struct PlannedSource: Sendable {
         case fail(SourceError)
     }
 
+    /// Which source, with its limits.
     public var descriptor: SourceDescriptor
+    /// Load it, skip it, or report it failed.
     public var plan: Plan
 
+    /// A source and its plan.
     public init(descriptor: SourceDescriptor, plan: Plan) {
         self.descriptor = descriptor
         self.plan = plan
@@ -42,6 +46,7 @@ public protocol AggregateObserver: Sendable {
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
 public struct AggregateSourcesUseCase: Sendable {
+    /// The use case; it keeps no state between runs.
     public init() {}
 
     /// - Parameters:

@@ -21,6 +21,7 @@ public enum ConformanceCheck: String, Sendable, Hashable, CaseIterable, CustomSt
     /// Items have non-empty ids and the expected kind; two runs give the same ids and field keys.
     case stableItems
 
+    /// The check's name, as a test's arguments show it.
     public var description: String { rawValue }
 }
 
@@ -29,6 +30,7 @@ public enum HTTPFault: String, Sendable, Hashable, CaseIterable {
     case unauthorized401, forbidden403, notFound404, rateLimited429, serverError500, unavailable503
     case malformedJSON, htmlInsteadOfJSON, truncatedBody, closedWithoutResponse, connectionRefused
 
+    /// The kind of `SourceError` a provider must report for the fault, unless the subject says otherwise.
     public var defaultKind: SourceError.Kind {
         switch self {
         case .unauthorized401, .forbidden403: .unauthorized
@@ -79,10 +81,14 @@ public struct ConformanceSubject: Sendable {
 
     /// Options the provider must refuse, with a JSON path one of the problems must name.
     public struct InvalidOptions: Sendable {
+        /// Names the case in a violation.
         public var label: String
+        /// The source's whole `options`.
         public var options: JSONValue
+        /// A JSON path (`sources[0].options.cities`) one of the problems must name.
         public var path: String
 
+        /// A case named `label`: `options` must be refused with a problem at `path`.
         public init(_ label: String, options: JSONValue, path: String) {
             self.label = label
             self.options = options
@@ -92,10 +98,14 @@ public struct ConformanceSubject: Sendable {
 
     /// Options whose source must fail with `kind` (local providers; HTTP faults are scripted by the suite).
     public struct Failure: Sendable {
+        /// Names the case in a violation.
         public var label: String
+        /// The source's whole `options`.
         public var options: JSONValue
+        /// The kind the source's error must have.
         public var kind: SourceError.Kind
 
+        /// A case named `label`: a source with `options` must fail with `kind`.
         public init(_ label: String, options: JSONValue, kind: SourceError.Kind) {
             self.label = label
             self.options = options
@@ -103,13 +113,19 @@ public struct ConformanceSubject: Sendable {
         }
     }
 
+    /// Names the subject in violations.
     public var name: String
+    /// The provider under test.
     public var provider: any Provider
+    /// The kind every item of its sources must have.
     public var kind: ItemKind
     /// Values that must never be printed (API keys, tokens, secret environment values).
     public var secrets: [String]
+    /// How its sources get their data: HTTP from the suite's fixture server, or this machine.
     public var backend: Backend
+    /// Options the provider must refuse (besides the suite's own: unknown keys, a non-object, missing required keys).
     public var invalidOptions: [InvalidOptions]
+    /// Options whose sources must fail with a given kind.
     public var failures: [Failure]
     /// Options whose source never finishes by itself (a program that sleeps); HTTP stalls the server instead.
     public var stalledOptions: JSONValue?
@@ -125,6 +141,7 @@ public struct ConformanceSubject: Sendable {
     /// answers as to `success`.
     public var routes: @Sendable () throws -> [String: FixtureResponse]
 
+    /// A subject; see each property for what it asks of the provider.
     public init(
         name: String, provider: any Provider, kind: ItemKind, secrets: [String] = [], backend: Backend,
         invalidOptions: [InvalidOptions] = [], failures: [Failure] = [], stalledOptions: JSONValue? = nil,

@@ -24,6 +24,7 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// https:// to a plain HTTP server: the TLS handshake fails.
     case tlsPlainServer = "tls-plain"
 
+    /// The cell's name, as the matrix's table shows it.
     public var description: String { rawValue }
 
     /// The kind the faulty source must report; nil means the source must end `ok`.
@@ -51,9 +52,11 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
 
 /// What one cell found: the faulty source's outcome and every way it broke the contract.
 public struct FaultMatrixResult: Sendable {
+    /// The fault and the provider it was tried on.
     public var cell: FaultCell
     /// `ok`, or the kind of the faulty source's error (`-` when it ended without one).
     public var outcome: String
+    /// Every way the provider broke the contract in this cell; empty when it kept it.
     public var violations: [String]
     /// How long the faulty source took.
     public var seconds: Double
