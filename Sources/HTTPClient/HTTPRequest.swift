@@ -8,7 +8,18 @@ import Foundation
 public struct HTTPRequest: Sendable, Hashable {
     /// The HTTP method.
     public enum Method: String, Sendable, Hashable {
-        case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+        /// `GET`.
+        case get = "GET"
+        /// `HEAD`.
+        case head = "HEAD"
+        /// `POST`.
+        case post = "POST"
+        /// `PUT`.
+        case put = "PUT"
+        /// `PATCH`.
+        case patch = "PATCH"
+        /// `DELETE`.
+        case delete = "DELETE"
 
         /// Only these are retried: repeating them cannot change anything on the server.
         public var isIdempotent: Bool { self == .get || self == .head }

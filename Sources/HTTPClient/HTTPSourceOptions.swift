@@ -78,6 +78,8 @@ public struct HTTPSourceOptions: Sendable, Hashable {
 
     /// Reads the options, recording problems in `reader` (the caller's `finish()` throws them).
     /// - Parameters:
+    ///   - reader: the source's options reader.
+    ///   - defaultBaseURL: the service's own URL, used when `baseURL` is not given.
     ///   - credentialOption: the option holding the credential, named in the plain-http problem.
     ///   - hasCredential: whether this source will send one (a plain-http base URL is refused then).
     ///   - fetchedURLs: the URLs the source fetches when they are its own rather than under `baseURL` (a feed's

@@ -57,9 +57,13 @@ public struct ProxyEndpoint: Sendable, Hashable, CustomStringConvertible {
 
 /// Why a proxy URL was refused, in words that never repeat it.
 public enum ProxyProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The variable is set but empty.
     case empty
+    /// It is no URL of the form `http://[user:password@]host:port`.
     case unreadable
+    /// Its scheme is not `http` (the scheme is named).
     case unsupportedScheme(String)
+    /// It has a path or a query.
     case hasPath
 
     /// What is wrong with the variable's value, to follow its name in a warning.

@@ -23,6 +23,7 @@ public enum HTTPRequestOutcome: Sendable, Hashable {
 /// Told of each request a source's HTTP client finished (the serve front end counts them in `/metrics`).
 /// Called on no particular thread; must not block.
 public protocol HTTPRequestRecorder: Sendable {
+    /// One request of source `source` ended with `outcome`.
     func record(source: String, _ outcome: HTTPRequestOutcome)
 }
 

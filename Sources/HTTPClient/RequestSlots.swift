@@ -46,8 +46,10 @@ public final class RequestSlots: Sendable {
     /// every limit of the process.
     private static let starter = DispatchQueue(label: "aggregate.request-slots")
 
-    /// - Parameter boundingAnswers: whether the limit keeps `answers` (the process-wide one does; a source's own
-    ///   `concurrency` needs none, and 10,000 sources each made one for nothing).
+    /// - Parameters:
+    ///   - limit: the most attempts in flight at once (at least 1).
+    ///   - boundingAnswers: whether the limit keeps `answers` (the process-wide one does; a source's own
+    ///     `concurrency` needs none).
     public init(limit: Int, boundingAnswers: Bool = true) {
         self.limit = max(1, limit)
         self.answers = boundingAnswers ? RequestSlots(limit: Self.answersLimit(max(1, limit)), boundingAnswers: false) : nil

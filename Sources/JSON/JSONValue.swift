@@ -4,12 +4,19 @@ import Foundation
 ///
 /// Integers and floating-point numbers stay distinct so that `"count": 3` never prints as `3.0`.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits in an `Int`.
     case int(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object.
     case object(JSONObject)
 }
 

@@ -84,6 +84,7 @@ public final class OptionsReader {
 /// A type an option's JSON can be read as. Conform your own option types (a city given as a name or an
 /// object, say) and throw problems with the given path.
 public protocol OptionValue {
+    /// Reads `option`, the JSON at `path`, or throws every problem with its path under `path`.
     init(option: JSONValue, path: String) throws(ManifestError)
 }
 

@@ -160,5 +160,6 @@ public struct ProviderServices: Sendable {
 
 /// Names a service of `ProviderServices` and its type.
 public protocol ProviderServiceKey {
+    /// The service's type (often a protocol existential).
     associatedtype Value: Sendable
 }

@@ -6,11 +6,13 @@ import Foundation
 /// Keys are made by the HTTP layer (`ResponseCacheKey`) and never contain a secret; a stored response holds
 /// no request data at all (no URL, no request headers), only what the server answered.
 public protocol ResponseCacheStore: Sendable {
+    /// The entry for `key`, fresh or not; nil when there is none.
     func response(forKey key: String) throws(SourceError) -> StoredResponse?
     /// Inserts or replaces the entry for `key`, owned by `sourceID` (for `cache stats|clear --source`).
     func store(_ response: StoredResponse, forKey key: String, sourceID: String) throws(SourceError)
     /// A 304 confirmed the stored body: only the freshness changes.
     func refresh(key: String, storedAt: Date, expiresAt: Date) throws(SourceError)
+    /// Removes the entry for `key`, if there is one (a `no-store` answer).
     func removeResponse(forKey key: String) throws(SourceError)
 }
 

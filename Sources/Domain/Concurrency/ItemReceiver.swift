@@ -13,8 +13,11 @@ public typealias ItemSink = ItemReceiver
 public final class ItemReceiver: Sendable {
     /// How a source ended.
     public enum Outcome: Sendable, Equatable {
+        /// Everything was loaded.
         case completed
+        /// The source failed with the error; what it emitted before is kept.
         case failed(SourceError)
+        /// The source's time ran out; what it emitted before is kept.
         case timedOut(SourceError)
     }
 

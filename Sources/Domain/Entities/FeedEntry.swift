@@ -2,7 +2,9 @@ import Foundation
 
 /// Where a feed is read from.
 public enum FeedLocation: Sendable, Hashable, CustomStringConvertible {
+    /// A feed fetched over HTTP.
     case url(URL)
+    /// A feed read from a file on this machine.
     case file(URL)
 
     /// How the feed is named in messages. A URL's query is left out (`…?…`): private feeds carry their

@@ -38,9 +38,14 @@ public struct Item: Sendable, Hashable {
 
 /// What an item is. Closed, so renderers and scripts can rely on it.
 public enum ItemKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A ``Record``: a row of a file, a program or a JSON API.
     case record
+    /// A ``Weather`` observation.
     case weather
+    /// A ``TrackerIssue`` (or pull request).
     case issue
+    /// A ``Movie``.
     case movie
+    /// A ``FeedEntry`` of a feed or a page.
     case entry
 }

@@ -2,10 +2,15 @@ import Foundation
 
 /// Which list of movies to read.
 public enum MovieListing: Sendable, Hashable {
+    /// The movies matching `query`.
     case search(query: String)
+    /// The service's popular movies.
     case popular
+    /// The service's best-rated movies.
     case topRated
+    /// Movies in cinemas now.
     case nowPlaying
+    /// The service's trending movies.
     case trending
 }
 
@@ -39,7 +44,9 @@ public struct MovieQuery: Sendable, Hashable {
 /// IMDb/OMDb's text (`"tt0137523"`). A movie item's `id` is its text; `fields.movieId` keeps the form (a JSON
 /// number or a string), so scripts reading TMDB's numbers are unaffected by services with text ids.
 public enum MovieID: Sendable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    /// A numeric id (TMDB).
     case number(Int)
+    /// A text id (IMDb, OMDb).
     case text(String)
 
     /// `550`: a numeric id.

@@ -22,9 +22,13 @@ public struct SourceDescriptor: Sendable, Hashable {
 
 /// How a source's run ended. Part of the output contract.
 public enum SourceStatus: String, Sendable, Hashable, CaseIterable, Codable {
+    /// It loaded everything.
     case ok
+    /// It failed (`error` says why); items it delivered before are kept.
     case error
+    /// Its time ran out; items it delivered before are kept.
     case timeout
+    /// It was not run (disabled, or a setting was missing); `message` says why.
     case skipped
     /// Served from an older copy because the fresh load failed (persistent-store issue).
     case stale

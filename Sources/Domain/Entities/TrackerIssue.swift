@@ -20,7 +20,14 @@ public struct RepositoryRef: Sendable, Hashable, CustomStringConvertible {
 /// Which issues to list.
 public struct IssueQuery: Sendable, Hashable {
     /// Which issues by state.
-    public enum State: String, Sendable, Hashable, CaseIterable, Codable { case open, closed, all }
+    public enum State: String, Sendable, Hashable, CaseIterable, Codable {
+        /// Open issues only.
+        case open
+        /// Closed issues only.
+        case closed
+        /// Both.
+        case all
+    }
 
     /// Open, closed or all issues.
     public var state: State

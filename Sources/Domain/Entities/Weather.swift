@@ -7,6 +7,7 @@ public enum WeatherLocation: Sendable, Hashable, CustomStringConvertible {
     /// A place in the service's own gazetteer, by its identifier as the service writes it: OpenWeather's city
     /// ids and Open-Meteo's (GeoNames) ids are numbers (`"2643743"`), other services use text.
     case id(String)
+    /// A place by latitude and longitude, in degrees.
     case coordinates(latitude: Double, longitude: Double)
 
     /// The location as a message shows it: the name, `city ID`, or `lat,lon`.
