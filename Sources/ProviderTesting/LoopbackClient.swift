@@ -166,7 +166,9 @@ public final class LoopbackStream {
 
 /// Why a ``LoopbackClient`` request got no answer.
 public enum LoopbackClientError: Error, Equatable, CustomStringConvertible {
+    /// The URL is not `http://` on this machine.
     case notLoopback(String)
+    /// The URL did not answer within the duration.
     case noAnswer(String, Duration)
     /// The server closed the connection before any byte of an answer: a server that read no request (one it closed
     /// for idleness as the request arrived) answers nothing, so the request may be sent again.

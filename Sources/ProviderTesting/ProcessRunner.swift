@@ -44,8 +44,13 @@ public enum ProcessRunner {
         public var description: String
     }
 
-    /// - Parameter whileRunning: called with the pid once the process runs (to signal it); the run then waits
-    ///   for the exit as usual. If it throws, the process is terminated and the error rethrown.
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments, without the program's name.
+    ///   - directory: its working directory (this process's when nil).
+    ///   - environment: its whole environment.
+    ///   - whileRunning: called with the pid once the process runs (to signal it); the run then waits for the exit
+    ///     as usual. If it throws, the process is terminated and the error rethrown.
     public static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String],
         whileRunning: (pid_t) async throws -> Void = { _ in }

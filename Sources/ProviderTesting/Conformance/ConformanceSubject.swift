@@ -27,8 +27,28 @@ public enum ConformanceCheck: String, Sendable, Hashable, CaseIterable, CustomSt
 
 /// A way an HTTP exchange can fail, and the `SourceError.Kind` it must become.
 public enum HTTPFault: String, Sendable, Hashable, CaseIterable {
-    case unauthorized401, forbidden403, notFound404, rateLimited429, serverError500, unavailable503
-    case malformedJSON, htmlInsteadOfJSON, truncatedBody, closedWithoutResponse, connectionRefused
+    /// A 401 whose body echoes the key.
+    case unauthorized401
+    /// A 403 whose body echoes the key.
+    case forbidden403
+    /// A 404.
+    case notFound404
+    /// A 429.
+    case rateLimited429
+    /// A 500.
+    case serverError500
+    /// A 503.
+    case unavailable503
+    /// A 200 whose body is not JSON.
+    case malformedJSON
+    /// A 200 whose body is an HTML page.
+    case htmlInsteadOfJSON
+    /// The connection closes halfway through the body.
+    case truncatedBody
+    /// The connection closes before any answer.
+    case closedWithoutResponse
+    /// Nothing listens at the base URL.
+    case connectionRefused
 
     /// The kind of `SourceError` a provider must report for the fault, unless the subject says otherwise.
     public var defaultKind: SourceError.Kind {

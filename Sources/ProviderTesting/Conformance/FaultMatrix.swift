@@ -5,19 +5,33 @@ import ProviderKit
 /// One cell of the fault matrix: a way the network or the service can misbehave for one source while
 /// another source of the same run stays healthy.
 public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Nothing listens at the base URL.
     case connectionRefused = "refused"
+    /// The base URL's host name does not resolve.
     case dnsFailure = "dns"
+    /// The server answers only after the source's timeout.
     case timeoutBeforeHeaders = "no-headers"
+    /// The server sends half the body, then stalls past the source's timeout.
     case slowBody = "slow-body"
+    /// A 401.
     case unauthorized401 = "401"
+    /// A 403 saying the rate limit is exhausted.
     case rateLimited403 = "403-limit"
+    /// A 404.
     case notFound404 = "404"
+    /// A 429.
     case rateLimited429 = "429"
+    /// A 500, then the normal answer: a retry must succeed.
     case serverErrorThenSuccess = "500→ok"
+    /// A 503.
     case unavailable503 = "503"
+    /// A 200 whose body does not decode.
     case malformedBody = "malformed"
+    /// The connection closes halfway through the body.
     case truncatedBody = "truncated"
+    /// A body past the source's size cap.
     case overSizeCap = "too-big"
+    /// An HTML page where JSON was expected.
     case wrongContentType = "html"
     /// https:// to a server whose certificate is issued by a CA the run does not trust.
     case tlsUntrusted = "tls-untrusted"

@@ -37,6 +37,7 @@ public struct TestCertificates: Sendable {
 
     /// Why the certificates could not be made.
     public enum Failure: Error, CustomStringConvertible {
+        /// `openssl` with these arguments failed, printing this.
         case openssl([String], String)
         /// The openssl command that failed and what it printed.
         public var description: String {
