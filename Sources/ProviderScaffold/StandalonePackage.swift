@@ -5,7 +5,7 @@ import Foundation
 public struct AggregateDependency: Sendable, Hashable {
     /// This version of aggregate (`ToolVersion.current`; the scaffold's tool does not link ProviderKit, a test keeps
     /// the two equal): the default lowest version a generated package asks for by URL.
-    public static let currentVersion = "0.9.0"
+    public static let currentVersion = "0.10.0"
 
     /// How the generated Package.swift asks for aggregate.
     public enum Requirement: Sendable, Hashable {

@@ -58,7 +58,7 @@ struct StandalonePackageTests {
         let package = StandalonePackage(scaffold: scaffold, dependency: byPath)
         let manifest = try #require(package.files.first { $0.path == "Package.swift" }).contents
         #expect(manifest.contains(#".package(path: "/home/me/src/aggregate"),"#))
-        #expect(!manifest.contains("from:") && !manifest.contains("url:"))
+        #expect(!manifest.contains(#"from: ""#) && !manifest.contains(#".package(url: ""#))
         for product in ["ProviderKit", "ProviderTesting", "AggregateCLI"] {
             #expect(manifest.contains(#".product(name: "\#(product)", package: "aggregate")"#), "\(product)")
         }
