@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// The archive's upkeep by long-running front ends (watch, serve, a fleet worker): after each run, on a thread of
-/// its own, what the run staged is written and indexed (`ItemArchiveRepository.catchUp`), and the archive is
+/// its own, what the run staged is written and indexed (`StagingItemArchive.catchUp`), and the archive is
 /// pruned by the manifest's retention after the first run and then at most once every `pruneInterval`. One catch-up
 /// at a time; a run ending during one makes it go round once more. A run never waits for it (the store works in
 /// small transactions). A one-shot run leaves both to the next reader and to `aggregate archive prune`.
@@ -65,7 +65,7 @@ final class ArchiveUpkeep: Sendable {
             }
             // Round again while runs ended meanwhile; the pass ends, atomically, when none did.
             while catchingUp {
-                pass.written += try archive.catchUp()
+                if let staging = archive as? any StagingItemArchive { pass.written += try staging.catchUp() }
                 catchingUp = state.withLock { state in
                     if state.again { state.again = false } else { state.running = false }
                     return state.running

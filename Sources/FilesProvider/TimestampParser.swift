@@ -4,10 +4,9 @@ import Foundation
 /// Dates in row fields: the common ISO 8601 shapes parsed from bytes, everything else through Domain's
 /// `ISO8601` (Foundation's format styles).
 ///
-/// Why: `Date.ISO8601FormatStyle` costs microseconds per call, which was a quarter of the time of reading a
-/// large NDJSON file. The fast path takes only what it fully checks, `YYYY-MM-DD` and
-/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`, and hands any other text to the general parser, so it
-/// can be faster but never more permissive than Domain's rules.
+/// The fast path takes only what it fully checks, `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`,
+/// without Foundation, and hands any other text to the general parser: it accepts exactly the dates Domain's rules
+/// accept, with the same values. (Why a fast path at all: BENCHMARKS.md, "Figures behind the code".)
 enum TimestampParser {
     static func date(from string: String) -> Date? {
         var string = string

@@ -30,6 +30,7 @@ public final class LiveProcess: Sendable {
         var exit: (status: Int32, switches: Int)?
     }
 
+    /// The process's id.
     public let processIdentifier: Int32
     private let input: FileHandle?
     private let state = Mutex(State())
@@ -94,6 +95,7 @@ public final class LiveProcess: Sendable {
         try? input?.write(contentsOf: Data(text.utf8))
     }
 
+    /// Sends the signal `number` (`SIGINT`, `SIGTERM`, …) to the process.
     public func signal(_ number: Int32) {
         kill(processIdentifier, number)
     }

@@ -17,6 +17,7 @@ public final class RefusingPort: Sendable {
     private let descriptor: Int32
     private let open = Mutex(true)
 
+    /// Binds a free loopback port without listening; ``port`` is nil when no socket could be bound.
     public init() {
         #if canImport(Glibc)
         // Close-on-exec: a copy inherited by a program started meanwhile would keep the port after `release()`.

@@ -7,6 +7,7 @@ import Foundation
 /// skipped with a message saying how to start a cluster. Administration goes through `psql` (installed with
 /// the server), so test support links no database driver.
 public enum TestPostgres {
+    /// `AGGREGATE_TEST_POSTGRES_URL`: the environment variable naming the server the tests use.
     public static let variable = "AGGREGATE_TEST_POSTGRES_URL"
 
     /// The server's URL, if one is configured.
@@ -23,7 +24,9 @@ public enum TestPostgres {
     public static let skipMessage =
         "no PostgreSQL: run `source .ci/postgres-cluster.sh && postgres_cluster_start` first (CI always runs these)"
 
+    /// The server could not be reached or administered.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, without the URL's password.
         public var description: String
     }
 
@@ -126,6 +129,7 @@ public struct TestPostgresCluster: Sendable {
         _ = try await Self.bash("postgres_cluster_resume", environment: environment)
     }
 
+    /// Stops the cluster at once and removes its files.
     public func stop() async {
         _ = try? await Self.bash("postgres_cluster_stop", environment: environment)
     }

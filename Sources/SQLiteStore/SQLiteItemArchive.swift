@@ -20,7 +20,7 @@ public struct SQLiteItemArchive: Sendable {
     }
 }
 
-extension SQLiteItemArchive: ItemArchiveRepository {
+extension SQLiteItemArchive: StagingItemArchive {
     public func catchUp() throws(SourceError) -> Int {
         try ArchiveStaging.catchUp(database)
     }

@@ -8,8 +8,7 @@ public enum ISO8601 {
     /// past), by arithmetic for the years 1582 (from the Gregorian calendar's first day) to 9999 and by that
     /// format style outside them.
     ///
-    /// The format style costs ~0.7 µs a date and, on its first use, ~1.4 M instructions of ICU time-zone
-    /// set-up: a fifth of a tiny run's own work, and a visible share of a million-item `--format ndjson`.
+    /// Within those years it never touches ICU (what the format style costs: BENCHMARKS.md, "Cold start").
     public static func string(from date: Date) -> String {
         let reference = date.timeIntervalSinceReferenceDate
         guard gregorianSeconds.contains(reference) else { return formatStyleString(from: date) }

@@ -4,7 +4,9 @@ import Synchronization
 
 /// A source the run will consider, with what to do about it.
 public struct PlannedSource: Sendable {
+    /// What the run does with the source.
     public enum Plan: Sendable {
+        /// Load it with this source.
         case load(any ItemSource)
         /// Not run; `error` set when the skip is a problem (a missing variable), nil when expected (disabled).
         case skip(reason: String, error: SourceError?)
@@ -13,9 +15,12 @@ public struct PlannedSource: Sendable {
         case fail(SourceError)
     }
 
+    /// Which source, with its limits.
     public var descriptor: SourceDescriptor
+    /// Load it, skip it, or report it failed.
     public var plan: Plan
 
+    /// A source and its plan.
     public init(descriptor: SourceDescriptor, plan: Plan) {
         self.descriptor = descriptor
         self.plan = plan
@@ -24,8 +29,11 @@ public struct PlannedSource: Sendable {
 
 /// Told about the run as it happens, from any thread; drives live progress.
 public protocol AggregateObserver: Sendable {
+    /// The run starts, with every source it will report, in manifest order.
     func aggregateDidStart(_ sources: [SourceDescriptor])
+    /// Source `id` delivered `itemCount` more items.
     func source(_ id: String, didDeliver itemCount: Int)
+    /// A source is done (loaded, failed, timed out or skipped).
     func sourceDidFinish(_ report: SourceReport)
 }
 
@@ -42,12 +50,15 @@ public protocol AggregateObserver: Sendable {
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
 public struct AggregateSourcesUseCase: Sendable {
+    /// The use case; it keeps no state between runs.
     public init() {}
 
     /// - Parameters:
+    ///   - sources: every source of the run with its plan, in manifest order.
     ///   - deadlineSeconds: the whole run's time (`--deadline`); sources still loading then time out.
     ///   - cancellation: ends the run early (Ctrl-C): every source still loading is
     ///     reported `timeout` and stopped.
+    ///   - observer: told about the run as it happens (live progress), from any thread.
     ///   - stream: takes every source's items as they arrive; nil keeps them in the reports.
     ///   - maxLoading: the most sources loading at once (nil: every one at once).
     ///   - completion: the reports in plan order, once every source is done and what they started is gone.
