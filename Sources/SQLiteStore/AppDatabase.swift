@@ -111,7 +111,14 @@ public struct AppDatabase: Sendable {
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
-        return (error as NSError).localizedDescription
+        // Foundation on Linux describes a failed file operation by its Cocoa code alone ("error 512"): the path
+        // and the system's reason are in the error's user info.
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+            let reason = String(cString: strerror(underlying.code.rawValue))
+            return (error.userInfo[NSFilePathErrorKey] as? String).map { "\($0): \(reason)" } ?? reason
+        }
+        return error.localizedDescription
     }
 
     /// Two processes may open a new database at the same moment: both see no migration applied, one
