@@ -127,11 +127,12 @@ public struct SourceConfiguration: Sendable {
         self.services = services
     }
 
-    /// A path from the options, resolved against the manifest's directory (absolute paths and `~` kept).
+    /// A path from the options, resolved against the manifest's directory (absolute paths and `~` kept). Text
+    /// only: the file system is not asked (a directory is one when the path ends in `/`).
     public func resolvePath(_ path: String) -> URL {
         let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
-        return baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+        if expanded.hasPrefix("/") { return URL(filePath: expanded, directoryHint: .inferFromPath).standardizedFileURL }
+        return baseDirectory.appending(path: expanded, directoryHint: .inferFromPath).standardizedFileURL
     }
 }
 
