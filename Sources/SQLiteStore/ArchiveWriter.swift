@@ -12,6 +12,10 @@ import StoreSupport
 /// its latest content, keeping its archive id, first-seen time and reader state. An item seen again unchanged is
 /// rewritten only when its `last_seen_at` is older than `lastSeenResolution`: a source read every minute does not
 /// rewrite every row every minute.
+///
+/// A large batch known by its digest is trusted for `lastSeenResolution`: when a source's items change and change
+/// back within that time (A, B, A), the third batch is skipped and the rows keep B's content until a batch after
+/// the hour rewrites them.
 enum ArchiveWriter {
     /// How stale an unchanged item's `last_seen_at` may grow before a run that sees it rewrites the row.
     static let lastSeenResolution: TimeInterval = 3_600
