@@ -17,10 +17,9 @@ import Synchronization
 /// call that does come from the pool can delay it but never deadlock it.
 ///
 /// A process uses at most `maxConnections` connections for its calls, opened on demand and kept for reuse; a
-/// call that finds them all busy waits for one (measured: without the bound a 300-source run opened 609
-/// sessions, and each is a process the server forks). Advisory locks live on one more connection
-/// (`PostgresLeaseSession`); only a lease that must wait for another holder opens its own. A connection found
-/// dead (the server restarted) is dropped and the call tried once more on a new one.
+/// call that finds them all busy waits for one (each connection is a process the server forks). Advisory locks
+/// live on one more connection (`PostgresLeaseSession`); only a lease that must wait for another holder opens its
+/// own. A connection found dead (the server restarted) is dropped and the call tried once more on a new one.
 public final class PostgresStoreDatabase: Sendable {
     public let url: PostgresStoreURL
     private let configuration: PostgresConnection.Configuration
@@ -211,8 +210,8 @@ public final class PostgresStoreDatabase: Sendable {
 }
 
 /// One connection's queries, each waited for on the calling thread, at most `timeout`: a query that got no
-/// answer by then fails and its connection is closed (measured: a pooled connection whose server restarted
-/// could leave a query waiting forever).
+/// answer by then fails and its connection is closed (a pooled connection whose server restarted can leave a query
+/// waiting forever).
 struct PostgresSession {
     let connection: PostgresConnection
     let logger: Logger
