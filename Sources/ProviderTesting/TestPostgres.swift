@@ -88,14 +88,23 @@ public struct TestPostgresCluster: Sendable {
             guard let pipe = popen(line, "r") else { throw TestPostgres.Failure(description: "popen failed") }
             var output = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
+            // To the end of the output: a read that a signal interrupts (EINTR) is tried again, so the pipe is never
+            // closed under a script that is still writing.
             while true {
                 let count = fread(&buffer, 1, buffer.count, pipe)
-                if count <= 0 { break }
-                output.append(contentsOf: buffer[0..<count])
+                if count > 0 {
+                    output.append(contentsOf: buffer[0..<count])
+                } else if ferror(pipe) != 0 && errno == EINTR {
+                    clearerr(pipe)
+                } else {
+                    break
+                }
             }
             return (pclose(pipe), String(decoding: output, as: UTF8.self))
         }
-        guard status == 0 else { throw TestPostgres.Failure(description: "postgres-cluster: \(output)") }
+        guard status == 0 else {
+            throw TestPostgres.Failure(description: "postgres-cluster (wait status \(status)): \(output)")
+        }
         return output
     }
 
