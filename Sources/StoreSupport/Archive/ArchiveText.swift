@@ -50,38 +50,39 @@ public enum ArchiveText {
             var result = [UInt8]()
             result.reserveCapacity(bytes.count)
             var lastWasSpace = true
-            func space() {
-                if !lastWasSpace { result.append(UInt8(ascii: " ")) }
-                lastWasSpace = true
+            /// Appends one character's UTF-8 `bytes`, or one space for a run of white space.
+            func put<Bytes: Sequence<UInt8>>(_ bytes: Bytes, whiteSpace: Bool) {
+                if whiteSpace {
+                    if !lastWasSpace { result.append(UInt8(ascii: " ")) }
+                } else {
+                    result.append(contentsOf: bytes)
+                }
+                lastWasSpace = whiteSpace
             }
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
-                    space()
+                    put(EmptyCollection(), whiteSpace: true)
                     index = close + 1
                 } else if byte == UInt8(ascii: "&"),
                           let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
                           let decoded = entity(bytes[(index + 1)..<semicolon]) {
-                    if decoded.properties.isWhitespace { space() } else {
-                        result.append(contentsOf: String(decoded).utf8)
-                        lastWasSpace = false
-                    }
+                    put(String(decoded).utf8, whiteSpace: decoded.properties.isWhitespace)
                     index = semicolon + 1
                 } else if byte < 0x80 {
-                    if byte == 0x20 || (0x09...0x0D).contains(byte) { space() } else {
-                        result.append(byte)
-                        lastWasSpace = false
-                    }
+                    put(CollectionOfOne(byte), whiteSpace: byte == 0x20 || (0x09...0x0D).contains(byte))
                     index += 1
                 } else {
-                    let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
-                    let end = min(index + length, bytes.count)
-                    let scalar = String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars.first
-                    if let scalar, scalar.properties.isWhitespace { space() } else {
-                        result.append(contentsOf: bytes[index..<end])
-                        lastWasSpace = false
+                    let end = min(index + (byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2), bytes.count)
+                    var scalarBytes = bytes[index..<end].makeIterator()
+                    var decoder = UTF8()
+                    let whiteSpace = if case .scalarValue(let scalar) = decoder.decode(&scalarBytes) {
+                        scalar.properties.isWhitespace
+                    } else {
+                        false
                     }
+                    put(bytes[index..<end], whiteSpace: whiteSpace)
                     index = end
                 }
             }
