@@ -88,14 +88,15 @@ public struct TestPostgresCluster: Sendable {
             guard let pipe = popen(line, "r") else { throw TestPostgres.Failure(description: "popen failed") }
             var output = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
-            // To the end of the output: a read that a signal interrupts (EINTR) is tried again, so the pipe is never
-            // closed under a script that is still writing.
+            // To the end of the output, on the descriptor itself: a read that a signal interrupts (EINTR) is tried
+            // again, so the pipe is never closed under a script that is still writing (it would die of SIGPIPE).
+            let descriptor = fileno(pipe)
             while true {
-                let count = fread(&buffer, 1, buffer.count, pipe)
+                let count = read(descriptor, &buffer, buffer.count)
                 if count > 0 {
                     output.append(contentsOf: buffer[0..<count])
-                } else if ferror(pipe) != 0 && errno == EINTR {
-                    clearerr(pipe)
+                } else if count < 0 && errno == EINTR {
+                    continue
                 } else {
                     break
                 }
