@@ -6,9 +6,7 @@ import Synchronization
 final class Admission: Sendable {
     private struct State {
         var running = 0
-        /// Taken ones are nil: what a job captured goes once it started.
-        var waiting: [(@Sendable () -> Void)?] = []
-        var next = 0
+        var waiting = WaitingJobs()
     }
 
     private let limit: Int
@@ -34,15 +32,10 @@ final class Admission: Sendable {
     /// A job ended: the next waiting one starts (on this thread, outside the lock).
     func end() {
         let next = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.next < state.waiting.count else {
+            guard let job = state.waiting.take() else {
                 state.running -= 1
-                state.waiting.removeAll(keepingCapacity: false)
-                state.next = 0
                 return nil
             }
-            defer { state.next += 1 }
-            let job = state.waiting[state.next]
-            state.waiting[state.next] = nil
             return job
         }
         next?()
