@@ -8,13 +8,12 @@ import Synchronization
 /// A source that has read no response cache by its first batch (files, programs, `cacheTTLSeconds: 0`)
 /// streams: each batch is recorded in the item history (and filtered by `--new`) and passed on at once.
 /// A source that has (HTTP) is held until it finishes, because its last good copy may replace what it
-/// delivered; then its store part (`RunStorage.applyCache`, then `applyHistory`) runs on a thread of the run's
-/// `storeThreads`, beside other held sources' (each waits on the store's round trips, not on the others), and it is
-/// passed on whole. Sources come out in
-/// the plan's order through an `OrderedHandoff` drained by a thread of its own: the first unfinished source
-/// streams, later ones wait their turn, and a fast source waits for a slow writer (back-pressure). A source's
-/// report is completed there once, after its last batch: the store's part, the filter's count and the count of
-/// items written (`streamedItemCount`), then the output has it.
+/// delivered; then its store part (`RunStorage.applyCache`, then `applyHistory`) runs on one of the run's
+/// `storeThreads`, beside other held sources' (each waits on the store's round trips, not on the others), and it
+/// is passed on whole. Sources come out in the plan's order through an `OrderedHandoff` drained by a thread of its
+/// own: the first unfinished source streams, later ones wait their turn, and a fast source waits for a slow writer
+/// (back-pressure). A source's report is completed there once, after its last batch: the store's part, the filter's
+/// count and the count of items written (`streamedItemCount`), then the output has it.
 ///
 /// Without `--new` nothing waits for the history: streamed items are gathered into chunks of
 /// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
