@@ -4,12 +4,26 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A count several sources share.
+/// A count several sources share; each addition is also an event a test can wait on.
 private final class Counter: Sendable {
     private let count = Mutex(0)
+    private let added = AsyncStream<Int>.makeStream()
 
-    func add() { count.withLock { $0 += 1 } }
+    func add() {
+        let value = count.withLock { count in
+            count += 1
+            return count
+        }
+        added.continuation.yield(value)
+    }
+
     var value: Int { count.withLock { $0 } }
+
+    /// Returns once the count reached `target` (at once if it has).
+    func reached(_ target: Int) async {
+        guard value < target else { return }
+        for await value in added.stream where value >= target { return }
+    }
 }
 
 /// Counts its loads and the loads at once; finishes a moment later, or never (`hangs`) unless its run ends it.
@@ -74,7 +88,7 @@ struct AdmissionTests {
         }
         let running = Task { await AggregateSourcesUseCase().execute(sources, cancellation: cancellation, maxLoading: 2) }
         // The first two hang; the other eight wait for them.
-        for _ in 0..<24_000 where started.value < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        await started.reached(2)
         let startedBeforeCancel = started.value
         cancellation.cancel()
         let report = await running.value
