@@ -76,7 +76,7 @@ struct AdmissionTests {
     }
 
     @Test("a run cancelled while sources wait reports the waiting ones timed out too, and ends")
-    func cancelledWhileWaiting() async throws {
+    func cancelledWhileWaiting() async {
         let probe = ConcurrencyProbe()
         let started = Counter()
         let cancellation = CancellationToken()
