@@ -334,8 +334,13 @@ final class StreamingRun: ItemStream {
         }
         (finished.items, finished.streamedItemCount) = ([], source.written)
         let kept = markNew ? output.finish(finished, newItemIDs: source.newIDs) : output.finish(finished)
+        // The outcome's new ids need only name items the output kept in the report (`NewItems` is what is new of
+        // a report's items): an output that counts items rather than keeping them (serve's) would else leave
+        // every item's id held until the whole run ends.
+        let keptNewIDs = source.newIDs.map { ids in Set(kept.items.lazy.map(\.id).filter(ids.contains)) }
         sources.withLock { sources in
             sources[index].report = kept
+            sources[index].newIDs = keptNewIDs
             sources[index].notes.append(contentsOf: notes)
         }
     }

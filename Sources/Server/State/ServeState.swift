@@ -27,7 +27,7 @@ final class ServeState: WatchObserver {
         var latestItemIDs: [String: PackedItemIDs] = [:]
         /// What `ServeOutput` saw of a source whose report is on its way (the report keeps new items only): every
         /// item's id, and how many were new (nil: the history could not tell).
-        var ran: [String: (itemIDs: [String], newItems: Int?)] = [:]
+        var ran: [String: (itemIDs: PackedItemIDs, newItems: Int?)] = [:]
     }
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics, logger: Logger = Logger(label: "aggregate")) {
@@ -96,27 +96,31 @@ final class ServeState: WatchObserver {
     /// often it leaves a source and comes back, across restarts and across servers sharing a store.
     func watch(didFinish report: SourceReport, next: Date?, news: NewItems) {
         let ran = health.withLock { $0.ran.removeValue(forKey: report.id) }
-        finish(report, itemIDs: ran?.itemIDs ?? report.items.map(\.id), newCount: ran?.newItems, next: next, news: news, at: Date())
+        finish(
+            report, itemIDs: ran?.itemIDs ?? PackedItemIDs(report.items.map(\.id)), newCount: ran?.newItems, next: next,
+            news: news, at: Date())
     }
 
     /// Told by `ServeOutput` before `sourceID`'s report comes: the ids of every item of its run, in order, and how
-    /// many were new to the history (nil: it could not tell).
+    /// many were new to the history (nil: it could not tell). Packed at once: a run's reports come when all its
+    /// sources are done, and a first cycle over 10,000 sources would otherwise hold every item's id as a string.
     func ran(_ sourceID: String, itemIDs: [String], newItems: Int?) {
-        health.withLock { $0.ran[sourceID] = (itemIDs, newItems) }
+        let packed = PackedItemIDs(itemIDs)
+        health.withLock { $0.ran[sourceID] = (packed, newItems) }
     }
 
     /// A source's cycle finished at `now` (this server's run, or a fleet worker's stored report, which holds its
     /// new items only); `itemIDs`: every item's id, in order.
     /// `newCount`: how many items were new, where the report holds fewer of them than that (`ServeOutput`).
     private func finish(
-        _ report: SourceReport, itemIDs: [String], newCount: Int? = nil, next: Date?, news: NewItems, at now: Date
+        _ report: SourceReport, itemIDs: PackedItemIDs, newCount: Int? = nil, next: Date?, news: NewItems, at now: Date
     ) {
         let new = news.ids.isEmpty ? [] : report.items.filter { news.ids.contains($0.id) }
         let newTotal = newCount ?? new.count
         health.withLock { health in
             health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
             health.newItems.add(newTotal, at: now)
-            health.latestItemIDs[report.id] = PackedItemIDs(itemIDs)
+            health.latestItemIDs[report.id] = itemIDs
         }
         // After the history: a page rendered for the version this bumps shows this refresh.
         view.source(didFinish: Self.counted(report), at: now, next: next, newItemIDs: news.marked)
@@ -156,7 +160,7 @@ extension ServeState: FleetFollowerObserver {
 
     /// A worker's report, at the time the worker finished it: every server following the fleet shows the same.
     func fleet(stored report: FleetReport, news: NewItems) {
-        finish(report.report, itemIDs: report.itemIDs, next: report.next, news: news, at: report.finishedAt)
+        finish(report.report, itemIDs: PackedItemIDs(report.itemIDs), next: report.next, news: news, at: report.finishedAt)
     }
 
     func fleet(problem: String) {
