@@ -266,6 +266,12 @@ final class StreamingRun: ItemStream {
     }
 
     func source(at index: Int, didFinish report: SourceReport) {
+        source(at: index, didFinish: report, released: {})
+    }
+
+    /// A held source is released once its store part handed its items to the output: items waiting for the store
+    /// count against the run's limit on sources loading at once, so loading never runs ahead of the store.
+    func source(at index: Int, didFinish report: SourceReport, released: @escaping @Sendable () -> Void) {
         let source = sources.withLock { sources in
             defer {
                 (sources[index].held, sources[index].heldPastCap, sources[index].unrecorded) = ([], [], [])
@@ -276,6 +282,7 @@ final class StreamingRun: ItemStream {
         if source.streams == true {
             gatherHistory(source.unrecorded, index: index)
             handoff.finish(index)
+            released()
         } else {
             // Held, or nothing delivered: the store decides as for a whole run, then the items go out whole.
             var held = report
@@ -284,6 +291,7 @@ final class StreamingRun: ItemStream {
                 let items = finishHeld(held, pastCap: pastCap, index: index)
                 if !items.isEmpty { handoff.push(items, from: index, waiting: false) }
                 handoff.finish(index)
+                released()
             }
         }
     }

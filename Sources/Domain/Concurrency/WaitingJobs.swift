@@ -8,6 +8,9 @@ struct WaitingJobs {
         jobs.append(job)
     }
 
+    /// How many wait.
+    var count: Int { jobs.count - next }
+
     /// The job waiting longest, nil when none waits.
     mutating func take() -> (@Sendable () -> Void)? {
         guard next < jobs.count else {

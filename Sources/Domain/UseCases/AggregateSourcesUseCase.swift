@@ -67,20 +67,33 @@ public struct AggregateSourcesUseCase: Sendable {
         observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, maxLoading: Int? = nil,
         completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
+        execute(
+            sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream,
+            admission: maxLoading.map(Admission.init(limit:)), completion: completion)
+    }
+
+    /// `execute(_:deadlineSeconds:cancellation:observer:stream:maxLoading:completion:)` with the sources admitted
+    /// by `admission`, which other runs may share: the limit then holds for all of them together (a source is
+    /// admitted in plan order, and holds its place until the stream released its items).
+    public func execute(
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, admission: Admission?,
+        completion: @escaping @Sendable (AggregateReport) -> Void
+    ) {
         let startedAt = Date()
         let runStart = DispatchTime.now()
         let runDeadline = deadlineSeconds.map { runStart + $0 }
         let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
         let group = DispatchGroup()
         let lingering = LingeringWork()
-        let admission = maxLoading.map(Admission.init(limit:))
         observer?.aggregateDidStart(sources.map(\.descriptor))
 
         for (index, source) in sources.enumerated() {
             group.enter()
-            let finish: @Sendable (SourceReport) -> Void = { report in
+            // `released`: the stream let go of the source's items (a loaded source's admission ends then).
+            let finish: @Sendable (SourceReport, _ released: @escaping @Sendable () -> Void) -> Void = { report, released in
                 reports.withLock { $0[index] = report }
-                stream?.source(at: index, didFinish: report)
+                if let stream { stream.source(at: index, didFinish: report, released: released) } else { released() }
                 observer?.sourceDidFinish(report)
                 group.leave()
             }
@@ -88,9 +101,9 @@ public struct AggregateSourcesUseCase: Sendable {
             case .skip(let reason, let error):
                 // When the skip is a problem its error already says why; don't say it twice.
                 let message = reason == error?.message ? nil : reason
-                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: message))
+                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: message), {})
             case .fail(let error):
-                finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
+                finish(SourceReport(descriptor: source.descriptor, status: .error, error: error), {})
             case .load(let itemSource):
                 let streamed = stream.map { stream in
                     { @Sendable (items: [Item], pastCap: Bool) in
@@ -102,8 +115,7 @@ public struct AggregateSourcesUseCase: Sendable {
                     }
                 }
                 let loaded: @Sendable (SourceReport) -> Void = { report in
-                    finish(report)
-                    admission?.end()
+                    finish(report) { admission?.end() }
                 }
                 let start: @Sendable () -> Void = {
                     // Until `load` has returned, what the source starts may not yet be registered as lingering:
