@@ -60,9 +60,14 @@ final class CurlLoop: Sendable {
         multi.waiter.wakeUp()
     }
 
-    /// Sets the connection limits, applied by the loop before the next transfer starts.
+    /// Sets the connection limits, applied by the loop before the next transfer starts. The idle connections kept
+    /// only grow (the largest asked for by any client factory of the process); the per-host limit is the latest.
     func setLimits(_ limits: Limits) {
-        inbox.withLock { $0.limits = limits }
+        inbox.withLock { inbox in
+            var merged = limits
+            if let pending = inbox.limits { merged.cachedConnections = max(pending.cachedConnections, limits.cachedConnections) }
+            inbox.limits = merged
+        }
     }
 
     fileprivate func takeInbox() -> Inbox {
