@@ -12,11 +12,12 @@ answers each one's URL after DELAY (0.05) seconds. No store (`AGGREGATE_HOME` ca
 the transport's and the parser's. `defaults.maxConcurrentRequests` and curl's `--parallel-max` are LIMIT. Every
 aggregate run must exit 0 with SOURCES x ITEMS lines. Interleaved rounds, medians of RUNS; wall seconds, and the
 aggregate runs' peak resident memory and CPU (user + system; wait4's rusage)."""
-import json, os, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, shutil, statistics, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 from generate import write_feed  # noqa: E402
+from measure import measured as timed  # noqa: E402
 
 binary = os.path.abspath(sys.argv[1])
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -25,24 +26,6 @@ items = int(os.environ.get("ITEMS", "50"))
 limit = int(os.environ.get("LIMIT", "256"))
 delay = os.environ.get("DELAY", "0.05")
 work = tempfile.mkdtemp(prefix="aggregate-feed-http-")
-
-
-def timed(command, env=None, expect_lines=None):
-    """(wall seconds, peak RSS MiB, CPU seconds) of one run; exits when it fails or writes the wrong number of lines."""
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        process = subprocess.Popen(command, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.PIPE)
-        stderr = process.stderr.read().decode(errors="replace")
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            sys.exit(f"{command[0]} failed: {stderr[-2000:]}")
-        if expect_lines is not None:
-            out.seek(0)
-            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: out.read(1 << 20), b""))
-            if lines != expect_lines:
-                sys.exit(f"{command[0]} wrote {lines} lines, expected {expect_lines}")
-    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def main():

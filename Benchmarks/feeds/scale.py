@@ -16,10 +16,11 @@ and a manifest with one `feed` source per file (`paths`). Each round, interleave
 
 The figure is CPU time (user + system, from the process's rusage), which holds on a machine shared with other work
 where wall time does not. Every aggregate run must exit 0 with SOURCES × ITEMS lines on stdout. Medians of RUNS."""
-import json, os, shutil, statistics, subprocess, sys, tempfile
+import json, os, shutil, statistics, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from generate import write_feed  # noqa: E402
+from measure import measured  # noqa: E402
 
 binary = os.path.abspath(sys.argv[1])
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -30,19 +31,7 @@ work = tempfile.mkdtemp(prefix="aggregate-feed-scale-")
 
 def cpu(command, env=None, expect_lines=None):
     """CPU seconds (user + system) of one run; exits when it fails or writes the wrong number of lines."""
-    with tempfile.TemporaryFile() as out:
-        process = subprocess.Popen(command, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.PIPE)
-        stderr = process.stderr.read().decode(errors="replace")
-        _, status, usage = os.wait4(process.pid, 0)
-        code = os.waitstatus_to_exitcode(status)
-        if code != 0:
-            sys.exit(f"{command[0]} exited {code}: {stderr[-2000:]}")
-        if expect_lines is not None:
-            out.seek(0)
-            lines = sum(chunk.count(b"\n") for chunk in iter(lambda: out.read(1 << 20), b""))
-            if lines != expect_lines:
-                sys.exit(f"{command[0]} wrote {lines} lines, expected {expect_lines}")
-    return usage.ru_utime + usage.ru_stime
+    return measured(command, env, expect_lines)[2]
 
 
 def main():

@@ -74,17 +74,25 @@ private struct HangingWitness: Provider {
 
 @Suite("Sources built when the engine admits them")
 struct DeferredBuildTests {
+    /// A container of a manifest of `sources` (JSON objects) with `maxConcurrentRequests` 1, so 4 sources load at
+    /// once, served by `provider` alone.
+    private static func container(_ name: String, sources: [String], provider: any Provider) throws -> AppDIContainer {
+        let directory = ScratchDirectory.path(name)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("manifest.json")
+        let manifest = #"{"version": 1, "defaults": {"maxConcurrentRequests": 1}, "sources": [\#(sources.joined(separator: ","))]}"#
+        try Data(manifest.utf8).write(to: url)
+        return try AppDIContainer.load(
+            manifestAt: url, registry: ProviderRegistry([provider]),
+            environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path], selection: nil)
+    }
+
     @Test("a run holds at most its admission limit of built, unfinished sources; every source runs")
     func builtWhenAdmitted() async throws {
-        let directory = ScratchDirectory.path("aggregate-deferred")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let sources = (0..<40).map { #"{"id": "s\#($0)", "provider": "witness"}"# }.joined(separator: ",")
-        let url = directory.appendingPathComponent("manifest.json")
-        try Data(#"{"version": 1, "defaults": {"maxConcurrentRequests": 1}, "sources": [\#(sources)]}"#.utf8).write(to: url)
         let counts = AdmissionWitness.Counts()
-        let container = try AppDIContainer.load(
-            manifestAt: url, registry: ProviderRegistry([AdmissionWitness(counts: counts)]),
-            environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path], selection: nil)
+        let container = try Self.container(
+            "aggregate-deferred", sources: (0..<40).map { #"{"id": "s\#($0)", "provider": "witness"}"# },
+            provider: AdmissionWitness(counts: counts))
         counts.tally.withLock { $0 = AdmissionWitness.Tally() }  // validation built each once
 
         let outcome = try await container.engine.run(RunRequest())
@@ -98,16 +106,12 @@ struct DeferredBuildTests {
 
     @Test("runs of one container share its limit: a watch's overlapping cycles load no more sources at once than one run")
     func limitSharedByRuns() async throws {
-        let directory = ScratchDirectory.path("aggregate-admission-shared")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let ids = (0..<4).map { "hang\($0)" } + ["later0", "later1"]
-        let sources = ids.map { #"{"id": "\#($0)", "provider": "hanging", "timeoutSeconds": 3600}"# }.joined(separator: ",")
-        let url = directory.appendingPathComponent("manifest.json")
-        try Data(#"{"version": 1, "defaults": {"maxConcurrentRequests": 1}, "sources": [\#(sources)]}"#.utf8).write(to: url)
         let loads = HangingWitness.Loads()
-        let container = try AppDIContainer.load(
-            manifestAt: url, registry: ProviderRegistry([HangingWitness(loads: loads)]),
-            environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path], selection: nil)
+        let container = try Self.container(
+            "aggregate-admission-shared",
+            sources: ids.map { #"{"id": "\#($0)", "provider": "hanging", "timeoutSeconds": 3600}"# },
+            provider: HangingWitness(loads: loads))
 
         let cancellation = CancellationToken()
         let first = AsyncStream<RunOutcome>.makeStream()
