@@ -74,7 +74,9 @@ public struct AggregateSourcesUseCase: Sendable {
 
     /// `execute(_:deadlineSeconds:cancellation:observer:stream:maxLoading:completion:)` with the sources admitted
     /// by `admission`, which other runs may share: the limit then holds for all of them together (a source is
-    /// admitted in plan order, and holds its place until the stream released its items).
+    /// admitted in plan order, and holds its place until the stream released its items). A source waiting for a
+    /// place another run holds starts when that place frees, and only then reports a cancellation or a deadline of
+    /// its run that came meanwhile.
     public func execute(
         _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
         observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, admission: Admission?,
