@@ -18,7 +18,7 @@ final class ServeState: WatchObserver {
     /// Different for each process: a validator (ETag) from an earlier run of the server never matches.
     let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     /// What the dashboard shows beyond the view model: each source's last refreshes, the items new this hour.
-    private let health = Mutex(Health())
+    private let health: Mutex<Health>
 
     private struct Health {
         var histories: [String: RefreshHistory] = [:]
@@ -28,6 +28,33 @@ final class ServeState: WatchObserver {
         /// What `ServeOutput` saw of a source whose report is on its way (the report keeps new items only): every
         /// item's id, and how many were new (nil: the history could not tell).
         var ran: [String: (itemIDs: PackedItemIDs, newItems: Int?)] = [:]
+        /// The sources served, those that finished a cycle, and whether that was all of them when last told
+        /// (`/readyz`; the log says when it becomes so).
+        var readiness: Readiness
+    }
+
+    /// Which of the served sources finished a cycle: counted as they do, so a 10,000-source fleet is not scanned
+    /// at every source's end.
+    private struct Readiness {
+        var sources: Set<String>
+        var finished: Set<String> = []
+        var isReady = false
+
+        /// `id` finished a cycle; true when that made every source finished.
+        mutating func finished(_ id: String) -> Bool {
+            guard sources.contains(id) else { return false }
+            finished.insert(id)
+            guard !isReady, finished.count == sources.count else { return false }
+            isReady = true
+            return true
+        }
+
+        /// After a reload: these sources, and which of them finished already.
+        mutating func replace(_ ids: [String]) {
+            sources = Set(ids)
+            finished.formIntersection(sources)
+            isReady = finished.count == sources.count
+        }
     }
 
     init(sources: [String], events: EventLog, metrics: ServeMetrics, logger: Logger = Logger(label: "aggregate")) {
@@ -35,6 +62,7 @@ final class ServeState: WatchObserver {
         self.events = events
         self.metrics = metrics
         self.logger = logger
+        self.health = Mutex(Health(readiness: Readiness(sources: Set(sources))))
     }
 
     struct Snapshot: Sendable {
@@ -117,16 +145,20 @@ final class ServeState: WatchObserver {
     ) {
         let new = news.ids.isEmpty ? [] : report.items.filter { news.ids.contains($0.id) }
         let newTotal = newCount ?? new.count
-        health.withLock { health in
+        let becameReady = health.withLock { health in
             health.histories[report.id, default: RefreshHistory()].append(duration: report.duration, status: report.status)
             health.newItems.add(newTotal, at: now)
             health.latestItemIDs[report.id] = itemIDs
+            return health.readiness.finished(report.id) ? health.readiness.sources.count : nil
         }
         // After the history: a page rendered for the version this bumps shows this refresh.
         view.source(didFinish: Self.counted(report), at: now, next: next, newItemIDs: news.marked)
         metrics.record(report, newItems: newTotal, at: now)
         if let state = source(report.id) { events.publish("source", data: ServeJSON.source(state)) }
         for item in new { events.publish("item", data: ServeJSON.item(item, source: report.id)) }
+        if let count = becameReady {
+            logger.info("serve: ready: every source finished a cycle (\(count) source\(count == 1 ? "" : "s")); /readyz answers 200")
+        }
     }
 
     /// After a manifest reload (SIGHUP): these sources, in this order; what was kept of removed ones goes.
@@ -137,6 +169,7 @@ final class ServeState: WatchObserver {
             health.histories = health.histories.filter { kept.contains($0.key) }
             health.latestItemIDs = health.latestItemIDs.filter { kept.contains($0.key) }
             health.ran = health.ran.filter { kept.contains($0.key) }
+            health.readiness.replace(sources)
         }
     }
 
