@@ -180,4 +180,3 @@ private final class LoopThread {
         if let outcome { state.transfer.complete(outcome) }
     }
 }
-

@@ -34,18 +34,18 @@ struct ServeStateTests {
             sources: ["a", "b"], events: EventLog(), metrics: ServeMetrics(), logger: Logger(label: "t") { _ in handler })
         let readyLines = { handler.lines.all.withLock { $0.filter { $0.hasPrefix("serve: ready:") } } }
         state.watch(didFinish: report("a", ["1"]), next: nil, news: .none)
-        #expect(readyLines().isEmpty && !state.snapshot.isReady)
+        #expect(readyLines().isEmpty && !state.isReady)
         state.watch(didFinish: report("b", ["2"]), next: nil, news: .none)
         #expect(readyLines() == ["serve: ready: every source finished a cycle (2 sources); /readyz answers 200"])
-        #expect(state.snapshot.isReady)
+        #expect(state.isReady)
         state.watch(didFinish: report("a", ["1"]), next: nil, news: .none)
         #expect(readyLines().count == 1, "said once, not at every later cycle")
 
         state.reloaded(sources: ["a", "b", "c"])
-        #expect(!state.snapshot.isReady)
+        #expect(!state.isReady)
         state.watch(didFinish: report("c", ["3"]), next: nil, news: .none)
         #expect(readyLines().count == 2 && readyLines().last?.contains("(3 sources)") == true)
-        #expect(state.snapshot.isReady)
+        #expect(state.isReady)
     }
 
     private func report(_ source: String, _ ids: [String], status: SourceStatus = .ok) -> SourceReport {

@@ -28,8 +28,7 @@ final class ServeState: WatchObserver {
         /// What `ServeOutput` saw of a source whose report is on its way (the report keeps new items only): every
         /// item's id, and how many were new (nil: the history could not tell).
         var ran: [String: (itemIDs: PackedItemIDs, newItems: Int?)] = [:]
-        /// The sources served, those that finished a cycle, and whether that was all of them when last told
-        /// (`/readyz`; the log says when it becomes so).
+        /// The sources served and those that finished a cycle (`/readyz`; the log says when that becomes all).
         var readiness: Readiness
     }
 
@@ -38,22 +37,21 @@ final class ServeState: WatchObserver {
     private struct Readiness {
         var sources: Set<String>
         var finished: Set<String> = []
-        var isReady = false
+
+        /// Every source finished a cycle.
+        var isReady: Bool { finished.count == sources.count }
 
         /// `id` finished a cycle; true when that made every source finished.
         mutating func finished(_ id: String) -> Bool {
-            guard sources.contains(id) else { return false }
+            guard sources.contains(id), !isReady else { return false }
             finished.insert(id)
-            guard !isReady, finished.count == sources.count else { return false }
-            isReady = true
-            return true
+            return isReady
         }
 
         /// After a reload: these sources, and which of them finished already.
         mutating func replace(_ ids: [String]) {
             sources = Set(ids)
             finished.formIntersection(sources)
-            isReady = finished.count == sources.count
         }
     }
 
@@ -71,8 +69,6 @@ final class ServeState: WatchObserver {
         var version: Int
         /// Each source's latest items, by id, in its order.
         var latestItemIDs: [String: PackedItemIDs]
-        /// Every source finished a cycle (`/readyz`).
-        var isReady: Bool { sources.allSatisfy { $0.report != nil } }
         /// Every source as archived items are shown under it: its latest report, or, while it loads its first
         /// cycle, a report of its id and provider alone (a restarted server shows the archive at once).
         var itemSources: [SourceReport] {
@@ -92,6 +88,9 @@ final class ServeState: WatchObserver {
                 sources: finished.compactMap(\.report))
         }
     }
+
+    /// Every source finished a cycle (`/readyz`).
+    var isReady: Bool { health.withLock { $0.readiness.isReady } }
 
     /// Each source's last refreshes.
     var histories: [String: RefreshHistory] { health.withLock { $0.histories } }
