@@ -68,7 +68,20 @@ public final class FixtureServer: Sendable {
     /// the server is listening.
     public static func start(port: UInt16 = 0) async throws -> FixtureServer {
         let shared = Shared()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        return try await started(bootstrap(shared).bind(host: "127.0.0.1", port: Int(port)).get(), shared: shared)
+    }
+
+    /// Listens on `refusing`'s own socket, which the server takes over: a receiver that was down comes up on its
+    /// port with no moment in which another socket could take it.
+    /// - Throws: when the port was released or handed over already, or cannot listen.
+    public static func start(on refusing: RefusingPort) async throws -> FixtureServer {
+        guard let descriptor = refusing.handOver() else { throw ChannelError.inappropriateOperationForState }
+        let shared = Shared()
+        return try await started(bootstrap(shared).withBoundSocket(descriptor).get(), shared: shared)
+    }
+
+    private static func bootstrap(_ shared: Shared) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { channel in
@@ -84,7 +97,9 @@ public final class FixtureServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(FixtureResponder(shared: shared))
                 }
             }
-            .bind(host: "127.0.0.1", port: Int(port)).get()
+    }
+
+    private static func started(_ channel: any Channel, shared: Shared) async throws -> FixtureServer {
         guard let bound = channel.localAddress?.port, let port = UInt16(exactly: bound) else {
             try? await channel.close().get()
             throw ChannelError.unknownLocalAddress

@@ -64,8 +64,7 @@ struct SinksEndToEndTests {
         #expect(status.stdout.split(separator: "\n").first { $0.hasPrefix("hook ") }?.split(separator: " ").dropFirst().first == "2",
                 "two deliveries pending: \(status.stdout)")
 
-        refusing.release()
-        let server = try await FixtureServer.start(port: UInt16(port))
+        let server = try await FixtureServer.start(on: refusing)
         server.route("/hook", FixtureResponse(status: 200, body: Data("ok".utf8)))
         let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
         let up = try await run(["-f", "json"], sandbox, home: home)
