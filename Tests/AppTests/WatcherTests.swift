@@ -129,7 +129,7 @@ struct WatcherTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let marker = directory.appendingPathComponent("started")
         let script = directory.appendingPathComponent("slow.sh")
-        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 3600\n".utf8).write(to: script)
+        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 3600\n".utf8).write(to: script)  // runs until stopped
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let manifest = directory.appendingPathComponent("manifest.json")
         try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "timeoutSeconds": 3600, "options": {"command": ["./slow.sh"]}}]}"#.utf8)
@@ -142,8 +142,7 @@ struct WatcherTests {
         watcher.start()
         clock.advance(by: 6)
         for _ in 0..<2_400 where !FileManager.default.fileExists(atPath: marker.path) {
-            // Polled: the marker is written by another OS process, whose start sends no event to wait on.
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // another OS process writes the marker: no event to wait on
         }
         #expect(FileManager.default.fileExists(atPath: marker.path), "the program is running")
         await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }

@@ -46,7 +46,7 @@ extension ScratchDirectory.Folder {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let text = read(name), text.hasSuffix("\n") { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: .milliseconds(20))  // another OS process writes the file: no event to wait on
         }
         return nil
     }
@@ -118,7 +118,7 @@ func isGone(_ pid: pid_t, within seconds: Double = 60) async -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if !isAlive(pid) { return true }
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(for: .milliseconds(20))  // another parent reaps it: its end sends us no event
     }
     return false
 }

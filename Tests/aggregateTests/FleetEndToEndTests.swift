@@ -46,7 +46,7 @@ struct FleetEndToEndTests {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if condition(try await status()) { return true }
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // other processes' state: only the store shows it
             }
             return false
         }
