@@ -164,9 +164,19 @@ struct ExecRecordRepositoryTests {
             while :; do sleep 0.1; done  # ignores SIGTERM and runs until SIGKILL
             """#)
         let command = ExecCommand(sourceID: "stubborn", argv: [program], baseDirectory: scripts.url)
-        let result = await stream(command, timeout: 1, gracePeriod: 0.5)
-        #expect(result.error?.kind == .timeout)
-        let pid = try #require(await scripts.waitForFile("pid").flatMap { pid_t($0) })
+        let clock = TestClock()
+        let logs = LogCapture()
+        let killed = { logs.messages.contains { $0.contains("sending SIGKILL") } }
+        async let result = stream(command, timeout: 1, gracePeriod: 0.5, logger: logs.logger(), clock: clock)
+        let pid = try #require(await scripts.waitForFile("pid").flatMap { pid_t($0) })  // running, SIGTERM ignored
+        await clock.waitForWakeUps(1)  // the timeout
+        clock.advance(by: 1)  // time is up: SIGTERM
+        clock.advance(by: 0.4)
+        #expect(!killed(), "within the grace period the program is left to end by itself")
+        #expect(isAlive(pid))
+        clock.advance(by: 0.1)  // the grace period is over: SIGKILL
+        #expect(killed())
+        #expect(await result.error?.kind == .timeout)
         #expect(await isGone(pid))
     }
 

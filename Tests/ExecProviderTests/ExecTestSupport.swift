@@ -76,20 +76,22 @@ struct StreamResult: Sendable {
     var error: SourceError?
 }
 
-/// Runs the repository directly with its own deadline (`timeout` from now), suspending (never blocking a pool
-/// thread) until its completion.
+/// Runs the repository directly with its own deadline (`timeout` from now, on `clock`: the system's when nil),
+/// suspending (never blocking a pool thread) until its completion.
 func stream(
     _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
-    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil,
+    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil, clock: TestClock? = nil,
     consumer: @escaping @Sendable ([Record]) -> Void = { _ in }
 ) async -> StreamResult {
+    let cancellation = clock.map { CancellationToken(deadline: $0.uptime + timeout, clock: $0) }
+        ?? CancellationToken(deadline: .now() + timeout)
     let repository = ExecRecordRepository(
         command: command, logger: logger, gracePeriod: gracePeriod,
         parentEnvironment: parentEnvironment ?? ProcessInfo.processInfo.environment)
     let result = Mutex(StreamResult())
     return await withCheckedContinuation { continuation in
         repository.streamRecords(
-            cancellation: CancellationToken(deadline: .now() + timeout), lingering: lingering,
+            cancellation: cancellation, lingering: lingering,
             onRecords: { records in
                 consumer(records)
                 result.withLock { $0.records.append(contentsOf: records) }
