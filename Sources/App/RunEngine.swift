@@ -67,9 +67,12 @@ public struct RunOutcome: Sendable {
 /// in one process and from several threads at once; each run plans and builds its sources anew.
 public struct RunEngine: Sendable {
     private let container: AppDIContainer
+    /// The sources' timeouts, the run's deadline and the sinks' backoff run on it.
+    private let clock: any TimerClock
 
-    init(container: AppDIContainer) {
+    init(container: AppDIContainer, clock: any TimerClock) {
         self.container = container
+        self.clock = clock
     }
 
     /// - Parameters:
@@ -98,7 +101,7 @@ public struct RunEngine: Sendable {
             sources: plan.map(\.descriptor), storage: storage, query: request.query, newOnly: request.newOnly,
             markNew: request.markNew, filters: plan.map { manifest.source(id: $0.descriptor.id)?.itemFilter },
             offer: offer, output: output)
-        AggregateSourcesUseCase().execute(
+        AggregateSourcesUseCase(clock: clock).execute(
             plan, deadlineSeconds: request.deadlineSeconds, cancellation: cancellation, observer: observer, stream: items,
             admission: container.loadingSlots
         ) { loaded in
@@ -110,7 +113,7 @@ public struct RunEngine: Sendable {
                 guard let offer, cancellation?.isCancelled != true else { return completion(outcome) }
                 offer.deliver(
                     outbox: opened?.outbox, directory: container.sinkDirectory, storeKey: store.location.displayName,
-                    send: request.cacheMode != .offline, cancellation: cancellation ?? CancellationToken()
+                    send: request.cacheMode != .offline, clock: clock, cancellation: cancellation ?? CancellationToken()
                 ) { sinks in
                     var delivered = outcome
                     delivered.sinks = sinks
@@ -162,6 +165,10 @@ public struct RunEngine: Sendable {
 }
 
 extension AppDIContainer {
-    /// The run engine of this container's manifest and store.
-    public var engine: RunEngine { RunEngine(container: self) }
+    /// The run engine of this container's manifest and store, on the system's clock.
+    public var engine: RunEngine { engine(on: SystemClock()) }
+
+    /// The run engine, its timers on `clock`: a front end that runs on a clock of its own (watch, serve, a fleet
+    /// worker) hands it on, so a test's `TestClock` reaches the sources' timeouts too.
+    public func engine(on clock: any TimerClock) -> RunEngine { RunEngine(container: self, clock: clock) }
 }

@@ -31,9 +31,10 @@ final class SinkOffer: Sendable {
     /// - Parameters:
     ///   - outbox: nil when the run has no store: nothing can be queued, and every sink reports it.
     ///   - send: false queues only (`--offline`).
+    ///   - clock: the retries' backoff waits on it (the run's).
     func deliver(
         outbox: (any SinkOutboxRepository)?, directory: SinkDirectory, storeKey: String, send: Bool,
-        cancellation: CancellationToken, completion: @escaping @Sendable ([SinkReport]) -> Void
+        clock: any TimerClock, cancellation: CancellationToken, completion: @escaping @Sendable ([SinkReport]) -> Void
     ) {
         let gathered = items.withLock { items in
             defer { items = [] }
@@ -63,7 +64,7 @@ final class SinkOffer: Sendable {
                 build { transport in
                     let useCase = DeliverToSinkUseCase(
                         sink: sink.id, outbox: outbox, transport: transport, policy: SinkRetryPolicy(maxRetries: sink.maxRetries),
-                        timing: SinkTiming(clock: cancellation.clock), grouping: sink.grouping)
+                        timing: SinkTiming(clock: clock), grouping: sink.grouping)
                     useCase.execute(newItems: offered, batchSize: sink.batch, send: send, cancellation: cancellation) { report in
                         reports.withLock { $0[position] = report }
                         done()

@@ -259,7 +259,7 @@ public final class FleetWorker: Sendable {
         request.markNew = true
         do throws(SelectionError) {
             // Collected, not streamed: the items go into the report the fleet's servers show.
-            try container.engine.run(request, cancellation: cancellation, output: CollectedOutput(), completion: handOver)
+            try container.engine(on: clock).run(request, cancellation: cancellation, output: CollectedOutput(), completion: handOver)
         } catch {
             // Ids the fleet's manifest has and this one lacks (another worker adopted a new manifest since).
             tell { $0.fleet(problem: "a batch could not run: \(error.description)") }

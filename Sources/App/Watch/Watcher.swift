@@ -192,7 +192,7 @@ public final class Watcher: Sendable {
         var request = RunRequest(selection: ids, newOnly: newOnly)
         request.markNew = options.items == .all
         do throws(SelectionError) {
-            try container.engine.run(request, cancellation: cancellation, output: options.output()) { [self] outcome in
+            try container.engine(on: clock).run(request, cancellation: cancellation, output: options.output()) { [self] outcome in
                 finished(outcome)
             }
         } catch {
