@@ -10,7 +10,7 @@ import StoreSupport
 enum PostgresArchiveWriter {
     static let lastSeenResolution: Double = 3_600
 
-    static func archive(_ batches: [SeenBatch], at date: Date, in session: PostgresSession) throws {
+    static func archive(_ batches: [SeenBatch], at date: Date, in session: PostgresSession) async throws {
         guard batches.contains(where: { !$0.items.isEmpty }) else { return }
         let seen = date.timeIntervalSince1970
         var rows = JSONWriter(capacity: batches.reduce(0) { $0 + $1.items.count } * 512)
@@ -37,7 +37,7 @@ enum PostgresArchiveWriter {
         }
         rows.endArray()
         // The last of an id repeated in the batch wins (a statement may change a row once only).
-        try session.execute("""
+        try await session.execute("""
             INSERT INTO archive_item (source_id, fingerprint, item_id, kind, title, subtitle, url, body, date, sort_date,
                                       fields, first_seen_at, last_seen_at)
             SELECT DISTINCT ON (source_id, fingerprint, item_id)

@@ -18,11 +18,11 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
     public func recordSeen(by source: SourceIdentity, items: [Item], at date: Date) throws(SourceError) -> SeenItems {
         let itemIDs = items.map(\.id)
         return try database.transaction { session in
-            try PostgresArchiveWriter.archive([SeenBatch(source: source, items: items)], at: date, in: session)
-            let hasHistory = try session.rows("""
+            try await PostgresArchiveWriter.archive([SeenBatch(source: source, items: items)], at: date, in: session)
+            let hasHistory = try await session.rows("""
                 SELECT EXISTS (SELECT 1 FROM seen_item WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint))
                 """).first?[0].decode(Bool.self) ?? false
-            let unseen = try session.rows("""
+            let unseen = try await session.rows("""
                 INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
                 SELECT DISTINCT \(source.id), \(source.fingerprint), id, \(date.timeIntervalSince1970)::double precision
                 FROM unnest(\(itemIDs)::text[]) AS id
@@ -41,9 +41,9 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
             itemIDs.append(contentsOf: batch.itemIDs)
         }
         guard !itemIDs.isEmpty else { return }
-        try database.transaction { session in
-            try PostgresArchiveWriter.archive(batches, at: date, in: session)
-            try session.execute("""
+        try database.transaction { [sourceIDs, fingerprints, itemIDs] session in
+            try await PostgresArchiveWriter.archive(batches, at: date, in: session)
+            try await session.execute("""
                 INSERT INTO seen_item (source_id, fingerprint, item_id, first_seen_at)
                 SELECT DISTINCT source_id, fingerprint, item_id, \(date.timeIntervalSince1970)::double precision
                 FROM unnest(\(sourceIDs)::text[], \(fingerprints)::text[], \(itemIDs)::text[])
