@@ -41,13 +41,16 @@ public final class PostgresStoreDatabase: Sendable {
 
     /// The most connections this process's calls use at once (leases aside).
     public static let maxConnections = 8
-    /// How long a call waits for one of them before it fails.
-    static let connectionWaitSeconds: Int64 = 60
+    /// How long a call waits for one of them before it fails (a test sets its own).
+    let connectionWaitSeconds: Int64
+    /// How long a call waits for one before asking whether the server can be reached at all.
+    static let probeDelaySeconds: Int64 = 1
     /// How long connecting may take.
     static let connectTimeoutSeconds: Int64 = 10
 
-    private init(url: PostgresStoreURL) throws(SourceError) {
+    private init(url: PostgresStoreURL, connectionWaitSeconds: Int64) throws(SourceError) {
         self.url = url
+        self.connectionWaitSeconds = connectionWaitSeconds
         let (tls, clientTLS) = try Self.tls(for: url)
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
@@ -68,7 +71,12 @@ public final class PostgresStoreDatabase: Sendable {
     /// Connects to the store at `url` and creates or upgrades its schema. Blocks the calling thread.
     /// - Throws: a message that names the host and never the password.
     public static func open(_ url: PostgresStoreURL) throws(SourceError) -> PostgresStoreDatabase {
-        let database = try PostgresStoreDatabase(url: url)
+        try open(url, connectionWaitSeconds: 60)
+    }
+
+    /// `open(_:)` with how long a call waits for a pooled connection while the server answers.
+    static func open(_ url: PostgresStoreURL, connectionWaitSeconds: Int64) throws(SourceError) -> PostgresStoreDatabase {
+        let database = try PostgresStoreDatabase(url: url, connectionWaitSeconds: connectionWaitSeconds)
         do {
             try PostgresSchema.migrate(database)
         } catch {
@@ -160,8 +168,11 @@ public final class PostgresStoreDatabase: Sendable {
         try withSession { session in try await session.transaction(body) }
     }
 
-    /// Runs `body` on a connection of the pool, waiting at most `connectionWaitSeconds` for one.
-    /// - Throws: a `SourceError` naming why when no connection came in time; else what `body` threw.
+    /// Runs `body` on a connection of the pool, waiting at most `connectionWaitSeconds` for one. When none has come
+    /// after `probeDelaySeconds`, a connection of our own is tried: if the server cannot be reached the call fails
+    /// at once with that reason (a command on a store that is down says so instead of hanging); if it can, the
+    /// pool is only busy and the call goes on waiting.
+    /// - Throws: a `SourceError` naming why when no connection came; else what `body` threw.
     private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
         let wait = LeaseWait()
         do {
@@ -174,8 +185,14 @@ public final class PostgresStoreDatabase: Sendable {
                     return .done(value)
                 }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(Self.connectionWaitSeconds))
-                    guard wait.expire() else { return .leased }
+                    try await Task.sleep(for: .seconds(Self.probeDelaySeconds))
+                    guard !wait.isSettled, let unreachable = await self.unreachable() else { return .nothing }
+                    guard wait.expire() else { return .nothing }
+                    throw unreachable
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(self.connectionWaitSeconds))
+                    guard wait.expire() else { return .nothing }
                     throw LeaseWait.Expired()
                 }
                 while let next = try await group.next() {
@@ -185,20 +202,22 @@ public final class PostgresStoreDatabase: Sendable {
                 }
                 throw LeaseWait.Expired()
             }
+        } catch let error as SourceError where !wait.wasLeased {
+            throw error
         } catch _ where !wait.wasLeased {
-            // The pool gave no connection: its own error (it gave up connecting) names no reason.
-            throw await noConnection()
+            // The pool gave no connection in time: its own error (it gave up connecting) names no reason.
+            throw await unreachable() ?? SourceError(
+                .timeout, "the store \(url.redacted) had no free connection for \(connectionWaitSeconds) s "
+                    + "(this process uses at most \(Self.maxConnections))")
         }
     }
 
-    /// Why the pool gave no connection: a connection of our own says whether (and why not) the server can be reached.
-    private func noConnection() async -> SourceError {
+    /// Why the server cannot be reached, from a connection of our own; nil when it can (the connection is closed).
+    private func unreachable() async -> SourceError? {
         do {
             let probe = try await connectDirectly()
             probe.closeSoon()
-            return SourceError(
-                .timeout, "the store \(url.redacted) had no free connection for \(Self.connectionWaitSeconds) s "
-                    + "(this process uses at most \(Self.maxConnections))")
+            return nil
         } catch {
             return SourceError(.network, "cannot connect to the store \(url.redacted): \(describe(error))")
         }
@@ -317,6 +336,8 @@ private final class LeaseWait: Sendable {
     func lease() -> Bool { transition(to: .leased) }
     /// The wait is up: true when no connection came.
     func expire() -> Bool { transition(to: .expired) }
+    /// Whether the connection came or the wait is up.
+    var isSettled: Bool { state.withLock { $0 != .waiting } }
     /// Whether the connection came in time (so an error is the call's own).
     var wasLeased: Bool { state.withLock { $0 == .leased } }
 
@@ -329,10 +350,11 @@ private final class LeaseWait: Sendable {
     }
 }
 
-/// What finished first in `leased`: the call, or the wait's timer (after the connection came).
+/// What a task of `leased` ended with: the call's value, or nothing (a timer or a probe that found the wait settled,
+/// or the server reachable).
 private enum LeaseRace<T: Sendable>: Sendable {
     case done(T)
-    case leased
+    case nothing
 }
 
 extension PostgresConnection {
