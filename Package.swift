@@ -36,7 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The shared store: PostgreSQL for many processes and machines on one manifest.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // `swift package generate-documentation --target ProviderKit`: the provider API's DocC documentation.
+        // `.ci/docs`: the provider API's DocC documentation, one archive of every module a provider author touches.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Providers as WebAssembly plugins (docs/PLUGINS.md): the interpreter, and WAT for the tests' hostile modules.
         .package(url: "https://github.com/swiftwasm/WasmKit", exact: "0.4.2"),
@@ -95,7 +95,7 @@ let package = Package(
         // response cache, last good copy of each source, item history, recent queries. (Crypto: the digests of
         // the history's batches, `SeenBatches`.)
         .target(name: "SQLiteStore", dependencies: [
-            "Domain", "StoreSupport", "CSQLiteConnection",
+            "Domain", "JSON", "StoreSupport", "CSQLiteConnection",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),

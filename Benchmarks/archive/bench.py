@@ -3,8 +3,8 @@
 
     python3 Benchmarks/archive/bench.py AGGREGATE_BINARY [RUNS]
 
-- cost: a 200,000-line NDJSON file to -f ndjson with no store, with a new store (every item archived and indexed)
-  and with a store that saw the same items (goal: a store's run <= 1.25x the run with no store);
+- cost: a 200,000-line NDJSON file to -f ndjson with no store, with a new store (every item archived: staged, so
+  written and indexed by the next reader) and with a store that saw the same items (goal: a store's run <= 1.25x the run with no store);
 - search: `aggregate search WORD --limit 50 -f ndjson` on a store of 500,000 archived items against the same
   full-text query by the sqlite3 shell on the same file, process start included in both (goal <= 2x);
 - search on PostgreSQL (with AGGREGATE_BENCH_POSTGRES_URL, a database it may fill): the same against psql;
@@ -62,14 +62,19 @@ def cost():
     seen = os.path.join(work, "seen-home")
     command = [binary, "--manifest", run_manifest, "-f", "ndjson"]
     timed(command, {"AGGREGATE_HOME": seen})
-    times = {"no store": [], "new store (archive + index)": [], "store that saw them": []}
+    times = {"no store": [], "new store (archive, staged)": [], "store that saw them": []}
+    catch_up = []
     for _ in range(runs):
         times["no store"].append(timed(command, {"AGGREGATE_HOME": "/dev/null/no-store"}))
         fresh = tempfile.mkdtemp(dir=work)
-        times["new store (archive + index)"].append(timed(command, {"AGGREGATE_HOME": fresh}))
+        times["new store (archive, staged)"].append(timed(command, {"AGGREGATE_HOME": fresh}))
+        # Not the run's cost, but where the staged work went: the next reader writes and indexes it.
+        catch_up.append(timed([binary, "archive", "stats", "--manifest", run_manifest], {"AGGREGATE_HOME": fresh}))
         shutil.rmtree(fresh)
         times["store that saw them"].append(timed(command, {"AGGREGATE_HOME": seen}))
     report("200,000-line NDJSON -> -f ndjson (goal: a store <= 1.25x no store)", times, "no store")
+    print(f"  the next reader of the new store (`archive stats`, writing and indexing what was staged): median "
+          f"{statistics.median(catch_up) * 1000:.1f} ms")
 
 
 def archived_store():
@@ -80,6 +85,9 @@ def archived_store():
     if not os.path.exists(home):
         write_items(data, 500_000, 50)
         timed([binary, "--manifest", run_manifest, "-f", "ndjson"], {"AGGREGATE_HOME": home})
+        # The run staged its large batches; the first reader writes and indexes them (timed once, apart).
+        took = timed([binary, "archive", "stats", "--manifest", run_manifest], {"AGGREGATE_HOME": home})
+        print(f"  writing and indexing the 500,000 staged items (the first reader after the run): {took * 1000:.0f} ms")
     database = os.path.join(home, "aggregate.sqlite")
     peer = ["sqlite3", database, "SELECT a.item_id, a.title, a.fields FROM archive_fts JOIN archive_item a ON a.id = archive_fts.rowid "
             f"WHERE archive_fts MATCH '\"{WORD}\"' ORDER BY bm25(archive_fts, 10.0, 4.0, 1.0, 2.0) LIMIT 50"]

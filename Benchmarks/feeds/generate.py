@@ -18,10 +18,10 @@ def sentence(rng, n):
     return " ".join(rng.choice(WORDS) for _ in range(n))
 
 
-def main():
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
-    out = sys.argv[2] if len(sys.argv) > 2 else "feed-50k.rss"
-    rng = random.Random(42)
+def write_feed(out, count, seed=42, name=""):
+    """Writes `count` items to `out`; `name` (a feed's own tag) keeps links and guids apart across many feeds."""
+    rng = random.Random(seed)
+    tag = f"{name}/" if name else ""
     with open(out, "w", encoding="utf-8") as f:
         f.write('<?xml version="1.0" encoding="UTF-8"?>\n')
         f.write('<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/">\n<channel>\n')
@@ -37,8 +37,8 @@ def main():
             f.write(
                 "<item>\n"
                 f"  <title>{sentence(rng, 6)} #{i}</title>\n"
-                f"  <link>https://example.org/posts/{i}.html</link>\n"
-                f'  <guid isPermaLink="false">urn:aggregate:bench:{i}</guid>\n'
+                f"  <link>https://example.org/posts/{tag}{i}.html</link>\n"
+                f'  <guid isPermaLink="false">urn:aggregate:bench:{tag}{i}</guid>\n'
                 f"  <pubDate>{weekday}, {day:02d} {MONTHS[month]} {year} {hh:02d}:{mm:02d}:{ss:02d} {zone}</pubDate>\n"
                 f"  <dc:creator>{sentence(rng, 2)}</dc:creator>\n"
                 f"  <category>{rng.choice(WORDS)}</category><category>{rng.choice(WORDS)}</category>\n"
@@ -46,6 +46,11 @@ def main():
                 "</item>\n"
             )
         f.write("</channel>\n</rss>\n")
+
+
+def main():
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 50_000
+    write_feed(sys.argv[2] if len(sys.argv) > 2 else "feed-50k.rss", count)
 
 
 if __name__ == "__main__":

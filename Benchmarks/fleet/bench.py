@@ -7,6 +7,10 @@ round. Interleaved rounds, medians of RUNS; CPU is user + sys of the aggregate p
     python3 Benchmarks/fleet/bench.py AGGREGATE_BINARY [RUNS]
     SOURCES=300 FLEET_SOURCES=2000 WORKERS=2 DELAY=0.05 python3 Benchmarks/fleet/bench.py .build/release/aggregate 3
 
+CLIENT_CPUS=1 runs every aggregate process in a cgroup (v1 cpu controller, as root) with a quota of that many cores,
+so that the database server has the rest of the machine and a round trip's cost is not hidden by the two sharing
+cores (issue 52's third goal: PostgreSQL against SQLite with the process limited to one core).
+
 BATCH sets the workers' --batch (50). With a slow server (DELAY=0.5) and small batches (BATCH=10) a worker is bound by
 its own sources in flight (4 batches), as workers on machines of their own are, rather than by this machine's cores.
 
@@ -37,6 +41,29 @@ server_url = os.environ.get("AGGREGATE_TEST_POSTGRES_URL")
 if not server_url:
     sys.exit("set AGGREGATE_TEST_POSTGRES_URL (source .ci/postgres-cluster.sh && postgres_cluster_start)")
 work = tempfile.mkdtemp(prefix="aggregate-fleet-")
+client_cpus = float(os.environ.get("CLIENT_CPUS", "0"))
+cgroup = None
+if client_cpus:
+    cgroup = f"/sys/fs/cgroup/cpu/aggregate-bench-{os.getpid()}"
+    os.mkdir(cgroup)
+    with open(os.path.join(cgroup, "cpu.cfs_period_us"), "w") as file:
+        file.write("100000")
+    with open(os.path.join(cgroup, "cpu.cfs_quota_us"), "w") as file:
+        file.write(str(int(client_cpus * 100000)))
+
+    def remove_cgroup():
+        try:
+            os.rmdir(cgroup)
+        except OSError as error:  # a process still in it (killed, not yet reaped)
+            print(f"left {cgroup}: {error}", file=sys.stderr)
+    atexit.register(remove_cgroup)  # registered first, so it runs after the workers are killed
+
+
+def into_cgroup():
+    """In the child before exec: the aggregate process joins the client's cgroup."""
+    if cgroup:
+        with open(os.path.join(cgroup, "tasks"), "w") as file:
+            file.write(str(os.getpid()))
 
 server = subprocess.Popen(
     [sys.executable, os.path.join(here, "../many-sources/server.py"), delay, os.path.join(here, "../many-sources/feed.atom")],
@@ -75,7 +102,8 @@ def start(arguments, store):
         environment["AGGREGATE_STORE"] = store
     # stderr to a file: a pipe nobody reads until the end fills up and stops the process writing to it.
     log = tempfile.NamedTemporaryFile(dir=work, delete=False)
-    process = subprocess.Popen([binary] + arguments, env=environment, stdout=subprocess.DEVNULL, stderr=log)
+    process = subprocess.Popen([binary] + arguments, env=environment, stdout=subprocess.DEVNULL, stderr=log,
+                               preexec_fn=into_cgroup)
     process.log = log.name
     return process
 

@@ -4,6 +4,7 @@ recorded Atom feed (HTTP/1.1 keep-alive) and keeps count: requests, requests in 
 the peak of each.
 
     server.py DELAY FEED_FILE      # prints its port on stdout once listening
+    server.py DELAY FEED_FILE DIR  # GET /feed/NAME answers DIR/NAME when it exists (read once, at start)
 
 GET /__stats answers those counts as JSON; GET /__reset answers them and zeroes them.
 
@@ -24,6 +25,12 @@ def response(payload, content_type):
 
 
 feed = response(body, "application/atom+xml")
+files = {}
+if len(sys.argv) > 3:
+    import os
+    for name in os.listdir(sys.argv[3]):
+        with open(os.path.join(sys.argv[3], name), "rb") as f:
+            files["/feed/" + name] = response(f.read(), "application/rss+xml")
 
 
 class Connection(asyncio.Protocol):
@@ -55,12 +62,12 @@ class Connection(asyncio.Protocol):
                 stats["requests"] += 1
                 stats["inFlight"] += 1
                 stats["peakInFlight"] = max(stats["peakInFlight"], stats["inFlight"])
-                loop.call_later(delay, self.answer)
+                loop.call_later(delay, self.answer, files.get(target, feed))
 
-    def answer(self):
+    def answer(self, payload):
         stats["inFlight"] -= 1
         if not self.transport.is_closing():
-            self.transport.write(feed)
+            self.transport.write(payload)
 
 
 loop = asyncio.new_event_loop()

@@ -13,7 +13,7 @@ let package = Package(
         .executable(name: "acme-aggregate", targets: ["acme-aggregate"]),
     ],
     dependencies: [
-        .package(url: "https://example.com/aggregate.git", from: "0.9.0"),
+        .package(url: "https://example.com/aggregate.git", from: "0.10.0"),
     ],
     targets: [
         // MARK: - Providers

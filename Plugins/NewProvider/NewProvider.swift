@@ -5,8 +5,8 @@ import PackagePlugin
 ///
 /// Creates `Sources/<Name>Provider/` and `Tests/<Name>ProviderTests/` for a new HTTP provider and prints the
 /// lines that register it. With `--standalone DIR` (and `--allow-writing-to-directory DIR` as well) it creates a
-/// package of its own in DIR instead, depending on aggregate by version, with its tests and a custom `aggregate`
-/// executable. The templates live in the `ProviderScaffold` library (tested like any other code); this plugin
+/// package of its own in DIR instead, depending on this checkout by path (on a repository by version with `--url`),
+/// with its tests and a custom `aggregate` executable. The templates live in the `ProviderScaffold` library (tested like any other code); this plugin
 /// parses the arguments and runs the `provider-scaffold` tool, which writes the files.
 @main
 struct NewProvider: CommandPlugin {
@@ -69,8 +69,10 @@ struct NewProvider: CommandPlugin {
           --provider-name <name>        The manifest's "provider" value, if not the derived one (hn).
           --standalone <dir>            Create a package of its own in <dir> (new or without a Package.swift): the
                                         provider, its tests and <provider>-aggregate, aggregate with it added.
-          --url <url>                   Where that package gets aggregate (default: this checkout, file://…).
-          --from <version>              The lowest aggregate version it accepts (default: this one).
+          --url <url>                   Depend on aggregate at <url> by version, the form to publish with (default:
+                                        this checkout by path, which needs no tag).
+          --from <version>              The lowest aggregate version it accepts by URL (default: this one); alone, by
+                                        version from this checkout's file:// URL, which then needs that tag.
         """
 }
 

@@ -4,8 +4,8 @@ import Foundation
 import ProviderKit
 import Synchronization
 
-/// The whole `aggregate` command line as a library: the `aggregate` executable is one call to ``main(providers:)``,
-/// and so is a custom binary that adds providers from packages of their own:
+/// The whole `aggregate` command line as a library: the `aggregate` executable is one call to
+/// ``main(providers:arguments:)``, and so is a custom binary that adds providers from packages of their own:
 ///
 /// ```swift
 /// import AcmeProvider

@@ -3,9 +3,9 @@ import ArgumentParser
 /// An option whose values are an enum's raw strings (`-f table|json|…`, `--sort`, `--dedupe`).
 ///
 /// argument-parser's own `allValueStrings` and `allValueDescriptions` for such an enum build a generic key path
-/// (`\.rawValue.defaultValueDescription`) on every call, and every parse calls them 18 times: measured, 4 % of a
-/// tiny run's instructions. These give the same lists (the help and the completion scripts are unchanged) from
-/// the raw values directly.
+/// (`\.rawValue.defaultValueDescription`) on every call, and every parse calls them many times. These give the
+/// same lists (the help and the completion scripts are unchanged) from the raw values directly. (What the key
+/// paths cost: BENCHMARKS.md, "Cold start, round three".)
 protocol EnumArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
 
 extension EnumArgument {

@@ -183,8 +183,8 @@ struct RunCommand: ParsableCommand {
                 ? ExitStatus.sourcesFailed : 0)
         // Everything the run printed and stored is out: stdout flushed, the history and the sinks' queue
         // committed. The process ends here with the run's objects alive: taking them apart one by one (the store's
-        // connections, the sources, the report) shows nothing to anyone, and was ~3 ms, 10-15 % of a short run
-        // (code and first type checks that only the teardown needs). The kernel frees it all at once.
+        // connections, the sources, the report) would show nothing to anyone; the kernel frees it all at once.
+        // (What the teardown cost: BENCHMARKS.md, "A short run's teardown".)
         withExtendedLifetime((container, outcome)) { Foundation.exit(status) }
     }
 

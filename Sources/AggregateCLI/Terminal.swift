@@ -83,9 +83,8 @@ final class StandardOutput: TextOutputStream, Sendable {
     }
 
     /// Writes the first `count` bytes of the open file `descriptor` after what is buffered, with `sendfile(2)` on
-    /// Linux: copied in the kernel, never read into this process (a spooled JSON document of 50 MB cost a
-    /// tenth of a 1,000-feed run's last 50 ms read back and written again). False, with nothing written, where
-    /// stdout takes no file that way (the caller then writes the bytes).
+    /// Linux: copied in the kernel, never read into this process, whatever its size. False, with nothing written,
+    /// where stdout takes no file that way (the caller then writes the bytes).
     func write(file descriptor: Int32, count: Int) -> Bool {
         #if os(Linux)
         state.withLock { state in

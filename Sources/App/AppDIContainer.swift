@@ -20,6 +20,11 @@ public struct AppDIContainer: Sendable {
     let store: StoreHandle
     /// `defaults.maxConcurrentRequests`: every HTTP request of the container's sources takes one of these.
     let requestSlots: RequestSlots
+    /// The most sources loading at once across every run the container makes (a watch's and a server's runs
+    /// overlap: each due source starts one): four per request slot keep the slots busy, while a 10,000-source
+    /// fleet holds a few hundred sources' timers, buffers and items rather than all of them (BENCHMARKS.md,
+    /// "Sources admitted as slots free up").
+    let loadingSlots: Admission
     /// The live HTTP clients of the container's runs: the proxy and CA variables of its environment (read once,
     /// not for every source built), the manifest's `defaults.caFile`, and `requestSlots`, shared by every source
     /// of every run the container makes (a watch's and a server's too). The connections behind them are the
@@ -50,6 +55,7 @@ public struct AppDIContainer: Sendable {
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
         self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
+        self.loadingSlots = Admission(limit: 4 * manifest.defaults.maxConcurrentRequests)
         let network = NetworkEnvironment(environment)
         self.liveHTTP = LiveHTTPClientFactory(
             network: network, defaultCAFile: manifest.defaults.caFile, requestSlots: requestSlots,

@@ -52,12 +52,21 @@ enum ArchiveRedaction {
         }
     }
 
-    /// An absolute http(s) URL with a query or user information: only such a text is parsed.
+    /// An absolute http(s) URL with a query or user information: only such a text is parsed. Read byte by byte,
+    /// making no string: every string field of every archived item passes here.
     private static func mayCarryCredential(_ text: String) -> Bool {
         let utf8 = text.utf8
-        guard utf8.count > 8, utf8.first == UInt8(ascii: "h") || utf8.first == UInt8(ascii: "H") else { return false }
-        let lowered = text.prefix(8).lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return false }
-        return utf8.contains(UInt8(ascii: "?")) || utf8.contains(UInt8(ascii: "@"))
+        guard utf8.count > 8 else { return false }
+        var index = utf8.startIndex
+        for expected in "http".utf8 {
+            guard utf8[index] | 0x20 == expected else { return false }  // ASCII letters, either case
+            index = utf8.index(after: index)
+        }
+        if utf8[index] | 0x20 == UInt8(ascii: "s") { index = utf8.index(after: index) }
+        for expected in "://".utf8 {
+            guard utf8[index] == expected else { return false }
+            index = utf8.index(after: index)
+        }
+        return utf8[index...].contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }
     }
 }

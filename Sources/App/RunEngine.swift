@@ -98,11 +98,9 @@ public struct RunEngine: Sendable {
             sources: plan.map(\.descriptor), storage: storage, query: request.query, newOnly: request.newOnly,
             markNew: request.markNew, filters: plan.map { manifest.source(id: $0.descriptor.id)?.itemFilter },
             offer: offer, output: output)
-        // Four sources loading per request slot keep the slots busy, while a 10,000-source run holds a few hundred
-        // sources' timers and buffers rather than all of them (BENCHMARKS.md, "Sources admitted as slots free up").
         AggregateSourcesUseCase().execute(
             plan, deadlineSeconds: request.deadlineSeconds, cancellation: cancellation, observer: observer, stream: items,
-            maxLoading: 4 * manifest.defaults.maxConcurrentRequests
+            admission: container.loadingSlots
         ) { loaded in
             items.outcome(loaded) { finished in
                 let outcome = RunOutcome(

@@ -8,11 +8,12 @@ import Synchronization
 /// A source that has read no response cache by its first batch (files, programs, `cacheTTLSeconds: 0`)
 /// streams: each batch is recorded in the item history (and filtered by `--new`) and passed on at once.
 /// A source that has (HTTP) is held until it finishes, because its last good copy may replace what it
-/// delivered; then it is passed on whole (`RunStorage.applyCache`, then `applyHistory`). Sources come out in
-/// the plan's order through an `OrderedHandoff` drained by a thread of its own: the first unfinished source
-/// streams, later ones wait their turn, and a fast source waits for a slow writer (back-pressure). A source's
-/// report is completed there once, after its last batch: the store's part, the filter's count and the count of
-/// items written (`streamedItemCount`), then the output has it.
+/// delivered; then its store part (`RunStorage.applyCache`, then `applyHistory`) runs on one of the run's
+/// `storeThreads`, beside other held sources' (each waits on the store's round trips, not on the others), and it
+/// is passed on whole. Sources come out in the plan's order through an `OrderedHandoff` drained by a thread of its
+/// own: the first unfinished source streams, later ones wait their turn, and a fast source waits for a slow writer
+/// (back-pressure). A source's report is completed there once, after its last batch: the store's part, the filter's
+/// count and the count of items written (`streamedItemCount`), then the output has it.
 ///
 /// Without `--new` nothing waits for the history: streamed items are gathered into chunks of
 /// `historyChunk` and recorded by a thread of their own (at most `maxPendingChunks` behind, started by the
@@ -51,16 +52,11 @@ final class StreamingRun: ItemStream {
     private let markNew: Bool
     private let sources: Mutex<[Source]>
     private let output: any RunOutput
-    /// What goes to the output thread, in plan order.
-    private enum Event: Sendable {
-        /// A batch to write.
-        case items([Item])
-        /// A held source finished: the store's part (disk reads and writes) happens on the output thread,
-        /// never on the thread that finished it (a shared pool thread for an HTTP source), then its items go out.
-        case held(SourceReport, pastCap: [Item])
-    }
-
-    private let handoff: OrderedHandoff<Event>
+    /// Batches for the output thread, in plan order.
+    private let handoff: OrderedHandoff<[Item]>
+    /// Where held sources' store parts run (disk and database reads and writes): never on the thread that finished
+    /// the source (a shared pool thread for an HTTP source), and several at once, as the store's connections allow.
+    private let storeThreads = BoundedThreads(limit: StreamingRun.storeParts, name: "aggregate.store")
     /// A chunk of the history: the items of one source or more (by plan index), recorded in one transaction.
     private typealias HistoryChunk = [(index: Int, items: [Item])]
     private let history = OrderedHandoff<HistoryChunk>(producers: 1, capacity: StreamingRun.maxPendingChunks)
@@ -79,6 +75,8 @@ final class StreamingRun: ItemStream {
     static let maxPendingChunks = 4
     /// Batches of the source being written that may wait for the writer.
     static let outputCapacity = 8
+    /// Held sources' store parts running at once, at most (half of a PostgreSQL store's connections).
+    static let storeParts = 4
 
     /// - Parameters:
     ///   - sources: the plan's sources, in its order.
@@ -105,11 +103,8 @@ final class StreamingRun: ItemStream {
         self.output = output
         self.handoff = OrderedHandoff(producers: sources.count, capacity: Self.outputCapacity)
         drained.enter()
-        handoff.drain(name: "aggregate.output", { [self] index, event, more in
-            switch event {
-            case .items(let items): write(items, index: index, more: more)
-            case .held(let report, let pastCap): finishHeld(report, pastCap: pastCap, index: index)
-            }
+        handoff.drain(name: "aggregate.output", { [self] index, items, more in
+            write(items, index: index, more: more)
         }, finished: { [self] index in complete(index) }, done: { [drained] in drained.leave() })
     }
 
@@ -199,13 +194,13 @@ final class StreamingRun: ItemStream {
         offer?.take(index, items)
         if markNew {
             learnNew(items, index: index)
-            handoff.push(.items(items), from: index)
+            handoff.push(items, from: index)
         } else if newOnly {
             // What is shown depends on the history: record first, then pass on what is new.
             let shown = record(items, index: index, source: source)
-            if !shown.isEmpty { handoff.push(.items(shown), from: index) }
+            if !shown.isEmpty { handoff.push(shown, from: index) }
         } else {
-            handoff.push(.items(items), from: index)
+            handoff.push(items, from: index)
             let chunk: [Item]? = sources.withLock { sources in
                 sources[index].unrecorded.append(contentsOf: items)
                 guard sources[index].unrecorded.count >= Self.historyChunk else { return nil }
@@ -271,6 +266,12 @@ final class StreamingRun: ItemStream {
     }
 
     func source(at index: Int, didFinish report: SourceReport) {
+        source(at: index, didFinish: report, released: {})
+    }
+
+    /// A held source is released once its store part handed its items to the output: items waiting for the store
+    /// count against the run's limit on sources loading at once, so loading never runs ahead of the store.
+    func source(at index: Int, didFinish report: SourceReport, released: @escaping @Sendable () -> Void) {
         let source = sources.withLock { sources in
             defer {
                 (sources[index].held, sources[index].heldPastCap, sources[index].unrecorded) = ([], [], [])
@@ -280,18 +281,23 @@ final class StreamingRun: ItemStream {
         }
         if source.streams == true {
             gatherHistory(source.unrecorded, index: index)
+            handoff.finish(index)
+            released()
         } else {
-            // Held, or nothing delivered: the store decides as for a whole run (on the output thread), then the
-            // items go out whole.
+            // Held, or nothing delivered: the store decides as for a whole run, then the items go out whole.
             var held = report
             (held.items, held.streamedItemCount) = (source.held, 0)
-            handoff.push(.held(held, pastCap: source.heldPastCap), from: index, waiting: false)
+            storeThreads.run { [self, held, pastCap = source.heldPastCap] in
+                let items = finishHeld(held, pastCap: pastCap, index: index)
+                if !items.isEmpty { handoff.push(items, from: index, waiting: false) }
+                handoff.finish(index)
+                released()
+            }
         }
-        handoff.finish(index)
     }
 
-    /// On the output thread: a held source's store part, then its items.
-    private func finishHeld(_ report: SourceReport, pastCap: [Item], index: Int) {
+    /// On a store thread: a held source's store part; returns its items to write.
+    private func finishHeld(_ report: SourceReport, pastCap: [Item], index: Int) -> [Item] {
         var notes: [String] = []
         var served = storage.applyCache(to: report, query: query, notes: &notes)
         // Only this run's own items have entries past the cap: a last good copy served instead has none.
@@ -310,11 +316,11 @@ final class StreamingRun: ItemStream {
             finished = storage.applyHistory(to: served, newOnly: newOnly, notes: &notes)
         }
         recordPastCap(ownPastCap, index: index)  // after the printed items, which tell whether it is a first run
-        if !finished.items.isEmpty { write(finished.items, index: index, more: false) }
         sources.withLock { sources in
             sources[index].report = finished
             sources[index].notes.append(contentsOf: notes)
         }
+        return finished.items
     }
 
     /// On the output thread, once the source's last batch was written: its report completed, once, and handed to
@@ -336,8 +342,13 @@ final class StreamingRun: ItemStream {
         }
         (finished.items, finished.streamedItemCount) = ([], source.written)
         let kept = markNew ? output.finish(finished, newItemIDs: source.newIDs) : output.finish(finished)
+        // The outcome's new ids need only name items the output kept in the report (`NewItems` is what is new of
+        // a report's items): an output that counts items rather than keeping them (serve's) would else leave
+        // every item's id held until the whole run ends.
+        let keptNewIDs = source.newIDs.map { ids in Set(kept.items.lazy.map(\.id).filter(ids.contains)) }
         sources.withLock { sources in
             sources[index].report = kept
+            sources[index].newIDs = keptNewIDs
             sources[index].notes.append(contentsOf: notes)
         }
     }

@@ -54,5 +54,11 @@ CURLMcode aggregate_curl_multi_setopt_long(CURLM *multi, CURLMoption option, lon
 CURLMcode aggregate_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
     return MULTI_SETOPT(multi, option, value);
 }
+CURLMcode aggregate_curl_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback callback) {
+    return MULTI_SETOPT(multi, CURLMOPT_SOCKETFUNCTION, callback);
+}
+CURLMcode aggregate_curl_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback callback) {
+    return MULTI_SETOPT(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
 
 CURLcode aggregate_curl_message_result(const CURLMsg *message) { return message->data.result; }

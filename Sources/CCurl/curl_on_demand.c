@@ -11,8 +11,7 @@
     X(curl_global_init) X(curl_easy_init) X(curl_easy_cleanup) X(curl_easy_reset) X(curl_easy_perform)   \
     X(curl_easy_setopt) X(curl_easy_getinfo) X(curl_easy_strerror) X(curl_slist_append)                  \
     X(curl_slist_free_all) X(curl_multi_init) X(curl_multi_add_handle) X(curl_multi_remove_handle)       \
-    X(curl_multi_perform) X(curl_multi_poll) X(curl_multi_wakeup) X(curl_multi_info_read)                \
-    X(curl_multi_setopt)
+    X(curl_multi_socket_action) X(curl_multi_info_read) X(curl_multi_setopt)
 
 AGGREGATE_ON_DEMAND_LIBRARY(curl, CURL_FUNCTIONS, "HTTP", "libcurl4", "libcurl.so.4", "libcurl.so");
 #define REAL(name) AGGREGATE_CALL(curl, name)
@@ -37,11 +36,9 @@ void curl_slist_free_all(struct curl_slist *list) { REAL(curl_slist_free_all)(li
 CURLM *curl_multi_init(void) { return REAL(curl_multi_init)(); }
 CURLMcode curl_multi_add_handle(CURLM *multi, CURL *easy) { return REAL(curl_multi_add_handle)(multi, easy); }
 CURLMcode curl_multi_remove_handle(CURLM *multi, CURL *easy) { return REAL(curl_multi_remove_handle)(multi, easy); }
-CURLMcode curl_multi_perform(CURLM *multi, int *running) { return REAL(curl_multi_perform)(multi, running); }
-CURLMcode curl_multi_poll(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout, int *ready) {
-    return REAL(curl_multi_poll)(multi, extra, count, timeout, ready);
+CURLMcode curl_multi_socket_action(CURLM *multi, curl_socket_t socket, int events, int *running) {
+    return REAL(curl_multi_socket_action)(multi, socket, events, running);
 }
-CURLMcode curl_multi_wakeup(CURLM *multi) { return REAL(curl_multi_wakeup)(multi); }
 CURLMsg *curl_multi_info_read(CURLM *multi, int *queued) { return REAL(curl_multi_info_read)(multi, queued); }
 
 #endif

@@ -135,7 +135,7 @@ public struct FieldMapping: Sendable, Hashable {
             {
                 epoch(seconds)
             } else {
-                TimestampParser.date(from: string)
+                ISO8601.date(from: string)
             }
         default: nil
         }

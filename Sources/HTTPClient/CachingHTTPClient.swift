@@ -25,6 +25,8 @@ public struct CachingHTTPClient: HTTPFetching {
     private let recorder: (any HTTPRequestRecorder)?
     private let now: @Sendable () -> Date
 
+    /// A cache over `upstream` for one source, as `policy` says; `recorder` is told of each answer the cache gives
+    /// itself, and `now` is the clock freshness is judged by.
     public init(
         upstream: any HTTPFetching, policy: ResponseCachePolicy, logger: Logger? = nil,
         recorder: (any HTTPRequestRecorder)? = nil, now: @escaping @Sendable () -> Date = { Date() }
@@ -42,6 +44,9 @@ public struct CachingHTTPClient: HTTPFetching {
             && !request.headers.contains("If-Modified-Since") && !request.headers.contains("Range")
     }
 
+    /// Answers from the store when the policy allows, else asks `upstream` (revalidating a stale entry) and stores
+    /// what may be stored; `completion` runs exactly once. On a shared store the work runs off the shared pool, as
+    /// its calls may wait on a database server.
     public func fetch(
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void

@@ -8,7 +8,9 @@ import ProviderKit
 public struct HTTPClientConfiguration: Sendable {
     /// Sent as `User-Agent` unless a request sets its own.
     public static let toolVersion = ToolVersion.current
+    /// `aggregate/<version>`: the `User-Agent` of every request that sets none.
     public static let defaultUserAgent = "aggregate/\(toolVersion)"
+    /// 16 MiB: the default `maxResponseBytes`.
     public static let defaultMaxResponseBytes = 16 << 20
 
     /// The source's `concurrency`: most of its requests in flight at once. The live clients hold each attempt
@@ -18,9 +20,11 @@ public struct HTTPClientConfiguration: Sendable {
     public var requestTimeout: TimeInterval
     /// Bodies past this many bytes are refused (`badResponse`) without being read to the end.
     public var maxResponseBytes: Int
+    /// When and how often a failed idempotent request is repeated.
     public var retry: RetryPolicy
     /// The longest `Retry-After` honoured when the source has no deadline.
     public var maxRetryWait: TimeInterval
+    /// Sent as `User-Agent` unless a request sets its own.
     public var userAgent: String
     /// `--verbose`: one `.info` line per request (method, redacted URL, status, bytes, ms, retries); the CLI
     /// shows `.info` only with `--verbose`. Silent by default.
@@ -38,6 +42,8 @@ public struct HTTPClientConfiguration: Sendable {
     /// slot of; nil: none beyond `maxConnectionsPerHost`. Set by the composition root, never by a provider.
     public var requestSlots: RequestSlots?
 
+    /// A configuration; out-of-range values are clamped (at least one connection and one byte; a timeout of 0 or
+    /// less is 30 seconds).
     public init(
         maxConnectionsPerHost: Int = 6, requestTimeout: TimeInterval = 30,
         maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes, retry: RetryPolicy = RetryPolicy(),

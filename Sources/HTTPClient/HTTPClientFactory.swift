@@ -6,11 +6,13 @@ import ProviderKit
 /// transport. Providers never build one themselves; they ask their configuration (`httpClient(_:)`), and
 /// what they get may be the live libcurl client, wrapped in the response cache, or a test's fake.
 public protocol HTTPClientFactory: Sendable {
+    /// A client that behaves as `configuration` says, for one source.
     func makeClient(_ configuration: HTTPClientConfiguration) -> any HTTPFetching
 }
 
 /// The `ProviderServices` key of the HTTP client factory.
 public enum HTTPClientFactoryKey: ProviderServiceKey {
+    /// The factory itself.
     public typealias Value = any HTTPClientFactory
 }
 

@@ -6,19 +6,37 @@ import Foundation
 /// header). The client scrubs them from every message and log line, and refuses to send a request that
 /// carries one over plain `http://` to a host that is not loopback.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The HTTP method.
     public enum Method: String, Sendable, Hashable {
-        case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+        /// `GET`.
+        case get = "GET"
+        /// `HEAD`.
+        case head = "HEAD"
+        /// `POST`.
+        case post = "POST"
+        /// `PUT`.
+        case put = "PUT"
+        /// `PATCH`.
+        case patch = "PATCH"
+        /// `DELETE`.
+        case delete = "DELETE"
 
         /// Only these are retried: repeating them cannot change anything on the server.
         public var isIdempotent: Bool { self == .get || self == .head }
     }
 
+    /// The method; only idempotent ones are retried.
     public var method: Method
+    /// The whole URL, query included (`HTTPRequest.url(_:path:query:)` builds one).
     public var url: URL
+    /// Header fields to send besides the client's own (`User-Agent` unless given here).
     public var headers: HTTPHeaders
+    /// The body to send, if any.
     public var body: Data?
+    /// The credential values the request carries; never empty strings.
     public var secrets: [String]
 
+    /// A request; empty strings in `secrets` are dropped.
     public init(
         _ method: Method = .get, url: URL, headers: HTTPHeaders = [:], body: Data? = nil, secrets: [String] = []
     ) {

@@ -19,6 +19,7 @@ extension HTTPResponse {
     ///   - serviceMessage: the service's own explanation from the body ("city not found"), if the provider
     ///     could read one; it is appended after the status.
     ///   - secrets: values scrubbed from the message, should the service echo a key back.
+    ///   - now: the time a rate limit's reset is told against.
     public func statusError(serviceMessage: String? = nil, secrets: [String] = [], now: Date = Date()) -> SourceError? {
         if isSuccess || status == 304 { return nil }
         var message = "HTTP \(status)"

@@ -4,14 +4,18 @@ import Foundation
 /// What the server answered, whatever the status: the caller decides what a status means
 /// (`validated()` maps 4xx/5xx to `SourceError`; a cache layer needs 304 as it is).
 public struct HTTPResponse: Sendable, Hashable {
+    /// The HTTP status code.
     public var status: Int
+    /// The response's header fields.
     public var headers: HTTPHeaders
+    /// The body, whole (at most the client's `maxResponseBytes`).
     public var body: Data
     /// The URL that answered (after redirects): relative `Link` targets resolve against it.
     public var url: URL
     /// How many times the request was repeated before this answer.
     public var retries: Int
 
+    /// A response, as a client or a test's fake makes one.
     public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL, retries: Int = 0) {
         self.status = status
         self.headers = headers
@@ -20,6 +24,7 @@ public struct HTTPResponse: Sendable, Hashable {
         self.retries = retries
     }
 
+    /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
     /// The body as UTF-8 text (lossy), for error messages and non-JSON formats.

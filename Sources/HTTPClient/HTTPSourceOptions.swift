@@ -10,16 +10,22 @@ import ProviderKit
 ///                                       credentialOption: "apiKey", hasCredential: apiKey != nil)
 ///     let client = configuration.httpClient(http.clientConfiguration(for: configuration))
 public struct HTTPSourceOptions: Sendable, Hashable {
+    /// `baseURL`: where the service is (a test's fixture server, a self-hosted instance).
     public var baseURL: URL
+    /// `maxRetries`: repeats of a failed idempotent request, `0...maxRetriesLimit`.
     public var maxRetries: Int
     /// Per attempt; nil means the source's timeout.
     public var requestTimeoutSeconds: Double?
+    /// `maxResponseBytes`: the largest body accepted.
     public var maxResponseBytes: Int
     /// `caFile`, resolved against the manifest's directory.
     public var caFile: URL?
+    /// `proxy`: which proxy the requests go through; the environment's by default.
     public var proxy: ProxySetting = .environment
+    /// `insecureSkipVerify`: no certificate check, for loopback hosts only.
     public var insecureSkipVerify = false
 
+    /// Options with the given values and the defaults for TLS and proxies.
     public init(
         baseURL: URL, maxRetries: Int = RetryPolicy.defaultMaxRetries, requestTimeoutSeconds: Double? = nil,
         maxResponseBytes: Int = HTTPClientConfiguration.defaultMaxResponseBytes
@@ -30,6 +36,7 @@ public struct HTTPSourceOptions: Sendable, Hashable {
         self.maxResponseBytes = maxResponseBytes
     }
 
+    /// The largest `maxRetries` accepted.
     public static let maxRetriesLimit = 10
 
     /// The specs for a provider whose every URL is named in its own options (feeds, pages): no `baseURL`.
@@ -71,6 +78,8 @@ public struct HTTPSourceOptions: Sendable, Hashable {
 
     /// Reads the options, recording problems in `reader` (the caller's `finish()` throws them).
     /// - Parameters:
+    ///   - reader: the source's options reader.
+    ///   - defaultBaseURL: the service's own URL, used when `baseURL` is not given.
     ///   - credentialOption: the option holding the credential, named in the plain-http problem.
     ///   - hasCredential: whether this source will send one (a plain-http base URL is refused then).
     ///   - fetchedURLs: the URLs the source fetches when they are its own rather than under `baseURL` (a feed's

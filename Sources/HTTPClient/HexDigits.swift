@@ -1,9 +1,8 @@
 extension Sequence where Element == UInt8 {
-    /// The bytes as lowercase hexadecimal, two digits a byte: digests in cache keys, fingerprints, ETags and
-    /// signatures. (`String(format: "%02x")` a byte goes through Foundation's formatter: measured, 16 of them
-    /// were 3 % of a tiny run's instructions.) Inlinable, so that a caller's byte collection is walked directly,
-    /// not element by element through its `Sequence` witnesses (a manifest of 1,000 sources spent a third of
-    /// its fingerprints here).
+    /// The bytes as lowercase hexadecimal, two digits a byte, without Foundation: digests in cache keys,
+    /// fingerprints, ETags and signatures. Inlinable, so that a caller's byte collection is walked directly, not
+    /// element by element through its `Sequence` witnesses. (What either cost: BENCHMARKS.md, "Figures behind the
+    /// code".)
     @inlinable
     public var hexDigits: String {
         let digits = Array("0123456789abcdef".utf8)

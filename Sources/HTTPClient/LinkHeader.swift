@@ -6,8 +6,10 @@ import Foundation
 /// A header may be split over several fields and a `rel` may list several relations (`rel="next last"`);
 /// relative targets resolve against the URL that answered.
 public struct LinkHeader: Sendable, Hashable {
+    /// The target of each relation (lowercased), the first one given when a relation repeats.
     public private(set) var targets: [String: URL] = [:]
 
+    /// Parses the `Link` fields `fields`, resolving relative targets against `base`; links it cannot read are skipped.
     public init(_ fields: [String], relativeTo base: URL) {
         for field in fields {
             for link in Self.splitLinks(field) {
@@ -28,6 +30,7 @@ public struct LinkHeader: Sendable, Hashable {
         }
     }
 
+    /// The `rel="next"` target: the next page, if there is one.
     public var next: URL? { targets["next"] }
 
     /// Splits on the commas between links, not those inside a `<…>` target.

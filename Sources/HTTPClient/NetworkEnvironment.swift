@@ -8,7 +8,9 @@ import Synchronization
 /// Which proxy a request uses is decided here, and only here, so the verbose lines, the error messages and
 /// what the transport does always agree (see docs/ARCHITECTURE.md, "HTTP transport").
 public struct NetworkEnvironment: Sendable, Hashable {
+    /// The proxy for `https://` URLs (`HTTPS_PROXY`, else `ALL_PROXY`).
     public var httpsProxy: ProxyEndpoint?
+    /// The proxy for `http://` URLs (`HTTP_PROXY`, else `ALL_PROXY`).
     public var httpProxy: ProxyEndpoint?
     /// Patterns from `NO_PROXY`: host names (a leading `.` or `*.` is allowed; subdomains match too), IP
     /// addresses, each optionally with `:port`, or `*` for every host.
@@ -23,8 +25,10 @@ public struct NetworkEnvironment: Sendable, Hashable {
     /// The CA bundle and directory libcurl uses on Debian and Ubuntu; a
     /// `SSL_CERT_FILE` / `SSL_CERT_DIR` naming these changes nothing.
     public static let systemCertificateFile = "/etc/ssl/certs/ca-certificates.crt"
+    /// See `systemCertificateFile`.
     public static let systemCertificateDirectory = "/etc/ssl/certs"
 
+    /// Settings as given (tests); `init(_:)` reads them from an environment.
     public init(
         httpsProxy: ProxyEndpoint? = nil, httpProxy: ProxyEndpoint? = nil, noProxy: [String] = [],
         certificateFile: String? = nil, certificateDirectory: String? = nil, problems: [String] = []

@@ -12,7 +12,9 @@ import Foundation
 public enum PageWalk {
     /// What one page decided.
     public enum Step<Kept: Sendable>: Sendable {
+        /// Keep what was read and go on to this URL.
         case next(URL, Kept)
+        /// Keep what was read; this was the last page.
         case done(Kept)
         /// Keep what was read, but do not follow the next page, for `reason` (said in a warning).
         case stop(Kept, reason: SourceError)

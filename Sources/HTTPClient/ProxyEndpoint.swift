@@ -3,11 +3,16 @@ import Foundation
 /// An HTTP proxy: where it listens and, when its URL carried them, the credentials for
 /// `Proxy-Authorization`. `description` is what may be shown: scheme, host and port, never the credentials.
 public struct ProxyEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// The proxy's host name or address.
     public var host: String
+    /// The proxy's port.
     public var port: Int
+    /// The user of `Proxy-Authorization`, when the proxy URL named one.
     public var username: String?
+    /// The password of `Proxy-Authorization`: a secret, scrubbed from every message.
     public var password: String?
 
+    /// A proxy at `host:port`, with credentials when it asks for them.
     public init(host: String, port: Int, username: String? = nil, password: String? = nil) {
         self.host = host
         self.port = port
@@ -52,11 +57,16 @@ public struct ProxyEndpoint: Sendable, Hashable, CustomStringConvertible {
 
 /// Why a proxy URL was refused, in words that never repeat it.
 public enum ProxyProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The variable is set but empty.
     case empty
+    /// It is no URL of the form `http://[user:password@]host:port`.
     case unreadable
+    /// Its scheme is not `http` (the scheme is named).
     case unsupportedScheme(String)
+    /// It has a path or a query.
     case hasPath
 
+    /// What is wrong with the variable's value, to follow its name in a warning.
     public var description: String {
         switch self {
         case .empty: "is empty"

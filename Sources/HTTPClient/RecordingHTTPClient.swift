@@ -23,6 +23,7 @@ public enum HTTPRequestOutcome: Sendable, Hashable {
 /// Told of each request a source's HTTP client finished (the serve front end counts them in `/metrics`).
 /// Called on no particular thread; must not block.
 public protocol HTTPRequestRecorder: Sendable {
+    /// One request of source `source` ended with `outcome`.
     func record(source: String, _ outcome: HTTPRequestOutcome)
 }
 
@@ -33,12 +34,14 @@ public struct RecordingHTTPClient: HTTPFetching {
     private let source: String
     private let recorder: any HTTPRequestRecorder
 
+    /// Records the outcomes of `upstream`'s requests for `source` with `recorder`.
     public init(upstream: any HTTPFetching, source: String, recorder: any HTTPRequestRecorder) {
         self.upstream = upstream
         self.source = source
         self.recorder = recorder
     }
 
+    /// Forwards to `upstream`, records the outcome (a status, or the error's kind) and then completes with it.
     public func fetch(
         _ request: HTTPRequest, cancellation: CancellationToken,
         completion: @escaping @Sendable (Result<HTTPResponse, SourceError>) -> Void

@@ -46,16 +46,18 @@ public final class RequestSlots: Sendable {
     /// every limit of the process.
     private static let starter = DispatchQueue(label: "aggregate.request-slots")
 
-    /// - Parameter boundingAnswers: whether the limit keeps `answers` (the process-wide one does; a source's own
-    ///   `concurrency` needs none, and 10,000 sources each made one for nothing).
+    /// - Parameters:
+    ///   - limit: the most attempts in flight at once (at least 1).
+    ///   - boundingAnswers: whether the limit keeps `answers` (the process-wide one does; a source's own
+    ///     `concurrency` needs none).
     public init(limit: Int, boundingAnswers: Bool = true) {
         self.limit = max(1, limit)
         self.answers = boundingAnswers ? RequestSlots(limit: Self.answersLimit(max(1, limit)), boundingAnswers: false) : nil
     }
 
-    /// The answers held for `limit` requests in flight: those, and a quarter more waiting for a core (two at least).
-    /// When two cores parse slower than the network fetches, a longer wait list only holds bodies: twice the limit
-    /// kept ~9 MiB more of them at 10,000 feeds for no time gained (BENCHMARKS.md, "Memory at 10,000 sources").
+    /// The answers held for `limit` requests in flight: those, and a quarter more waiting for a core (two at least),
+    /// so the bodies in memory stay bounded when parsing is slower than the network. (Why not more:
+    /// BENCHMARKS.md, "Memory at 10,000 sources".)
     static func answersLimit(_ limit: Int) -> Int { limit + max(2, limit / 4) }
 
     /// Calls `start` with a slot once one is free: at once (on this thread) when one is, else on the limit's

@@ -12,6 +12,7 @@ public enum ResponseCacheKey {
     /// Request headers that select a different representation, so they are part of the key.
     static let varyingHeaders = ["Accept", "Accept-Language"]
 
+    /// The key of `request`: the same for requests that get the same answer, and never containing a secret.
     public static func make(for request: HTTPRequest) -> String {
         var key = "\(request.method.rawValue) \(Redactor.redact(request.url, secrets: request.secrets))"
         for name in varyingHeaders {

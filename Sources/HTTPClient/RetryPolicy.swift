@@ -8,11 +8,15 @@ import Foundation
 public struct RetryPolicy: Sendable, Hashable {
     /// Repeats after the first attempt (0 disables retrying).
     public var maxRetries: Int
+    /// The first wait, doubled each attempt.
     public var baseDelay: TimeInterval
+    /// The longest wait between attempts.
     public var maxDelay: TimeInterval
 
+    /// The repeats a source makes when its manifest does not say.
     public static let defaultMaxRetries = 2
 
+    /// A policy; negative values are taken as 0, and `maxDelay` is at least `baseDelay`.
     public init(maxRetries: Int = RetryPolicy.defaultMaxRetries, baseDelay: TimeInterval = 0.5, maxDelay: TimeInterval = 8) {
         self.maxRetries = max(0, maxRetries)
         self.baseDelay = max(0, baseDelay)

@@ -8,10 +8,10 @@ import Synchronization
 /// transfer is out of the multi handle, so that bound counts every transfer libcurl runs.
 ///
 /// Other threads never call libcurl with the multi handle: they put a transfer to start or to stop in the inbox
-/// and wake the loop (`curl_multi_wakeup`, which libcurl allows from any thread). The loop adds and removes easy
-/// handles, runs `curl_multi_perform`, hands each finished transfer's outcome to its completion and sleeps in
-/// `curl_multi_poll` until a socket, a timer or a wake-up needs it. A stopped transfer is removed from the multi
-/// handle (closing its connection when it was mid-response) before its `removed` callback runs.
+/// and wake the loop (`CurlWaiter`). The loop adds and removes easy handles, sleeps until a socket, libcurl's timer
+/// or a wake-up needs it, lets libcurl act and hands each finished transfer's outcome to its completion. A stopped
+/// transfer is removed from the multi handle (closing its connection when it was mid-response) before its
+/// `removed` callback runs.
 ///
 /// libcurl is loaded (and the thread started) by the first transfer, never by a run that makes no request.
 final class CurlLoop: Sendable {
@@ -40,7 +40,7 @@ final class CurlLoop: Sendable {
     private static let multi: MultiHandle = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         guard let pointer = curl_multi_init() else { fatalError("libcurl could not make a multi handle (out of memory)") }
-        let handle = MultiHandle(pointer: pointer)
+        let handle = MultiHandle(pointer: pointer, waiter: CurlWaiter(multi: pointer))
         let thread = Thread { LoopThread(multi: handle, inbox: CurlLoop.shared).run() }
         thread.name = "aggregate.curl"
         thread.start()
@@ -50,19 +50,24 @@ final class CurlLoop: Sendable {
     /// Starts `transfer`; its completion runs once, on the loop thread.
     func start(_ transfer: CurlTransfer) {
         inbox.withLock { $0.started.append(transfer) }
-        curl_multi_wakeup(multi.pointer)
+        multi.waiter.wakeUp()
     }
 
     /// Stops `transfer` (nothing happens to one that already ended); `removed` runs on the loop thread once it is
     /// out of the multi handle, its connection closed or back in the cache.
     func stop(_ transfer: CurlTransfer, removed: @escaping @Sendable () -> Void) {
         inbox.withLock { $0.stopped.append((transfer, removed)) }
-        curl_multi_wakeup(multi.pointer)
+        multi.waiter.wakeUp()
     }
 
-    /// Sets the connection limits, applied by the loop before the next transfer starts.
+    /// Sets the connection limits, applied by the loop before the next transfer starts. The idle connections kept
+    /// only grow (the largest asked for by any client factory of the process); the per-host limit is the latest.
     func setLimits(_ limits: Limits) {
-        inbox.withLock { $0.limits = limits }
+        inbox.withLock { inbox in
+            var merged = limits
+            if let pending = inbox.limits { merged.cachedConnections = max(pending.cachedConnections, limits.cachedConnections) }
+            inbox.limits = merged
+        }
     }
 
     fileprivate func takeInbox() -> Inbox {
@@ -73,10 +78,11 @@ final class CurlLoop: Sendable {
     }
 }
 
-/// The multi handle's address. Safe to share: only the loop thread calls libcurl with it, except
-/// `curl_multi_wakeup`, which libcurl documents as callable from any thread at any time.
+/// The multi handle's address and how its loop waits. Safe to share: only the loop thread calls libcurl with the
+/// handle; other threads only wake it.
 private struct MultiHandle: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
+    let waiter: CurlWaiter
 }
 
 /// What only the loop thread touches: the transfers in the multi handle and the idle easy handles.
@@ -91,9 +97,11 @@ private final class LoopThread {
     /// size of libcurl's connection cache.
     private var idle: [UnsafeMutableRawPointer] = []
     private var maxIdle = 64
+    private let waiter: CurlWaiter
 
     init(multi: MultiHandle, inbox: CurlLoop) {
         self.multi = multi.pointer
+        self.waiter = multi.waiter
         self.inbox = inbox
     }
 
@@ -103,10 +111,9 @@ private final class LoopThread {
         aggregate_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxIdle)
         while true {
             applyInbox()
-            var active: Int32 = 0
-            curl_multi_perform(multi, &active)
             finishTransfers()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            waiter.waitAndDrive()
+            finishTransfers()
         }
     }
 

@@ -75,7 +75,7 @@ final class CurlTransfer: Sendable {
 }
 
 /// A transfer in the multi handle: its easy handle's settings and what the response has brought so far. Only the
-/// loop thread touches it (libcurl calls the callbacks from `curl_multi_perform`, on that thread).
+/// loop thread touches it (libcurl calls the callbacks from the loop's calls into it, on that thread).
 final class RunningTransfer {
     let transfer: CurlTransfer
     private var headerList: UnsafeMutablePointer<curl_slist>?

@@ -72,13 +72,11 @@ final class Exchange: Sendable {
         /// attempt, given back once its source has read the answer.
         var answerSlot: RequestSlot?
         /// Taken by `finish`: an attempt's timer keeps this exchange until its deadline, and the completion holds
-        /// what the source made of the response (its items), which must not live that long (a run of 1,000 feeds
-        /// kept every feed's items until its timeout: ~90 MiB).
+        /// what the source made of the response (its items), which must not live that long.
         var completion: Completion?
         /// The exchange's handler on the source's token, removed by `finish`: the token and the exchange hold each
-        /// other, and a source's token is never cancelled when it ends well, so every exchange (its client, request
-        /// and transport) lived as long as the process (10,000 feeds: all of them at the run's peak; a watch or
-        /// serve: every cycle's).
+        /// other, and a source's token is never cancelled when it ends well, so without the removal every exchange
+        /// (its client, request and transport) would live as long as the process.
         var cancelRegistration: Int?
     }
 
@@ -157,9 +155,9 @@ final class Exchange: Sendable {
         // attempt: at the same instant the two raced, and the attempt's failure could reach the provider first
         // and turn a timed-out source into an ok one with a warning.
         let boundBySource = left < configuration.requestTimeout
-        // Weakly: the timer stays queued for the whole timeout after an answer that came at once, and holding the
-        // exchange kept its source's client, request and parser alive with it (10,000 feeds at a 10 s timeout: every
-        // source at once). A running transfer holds the exchange through its completion until it ends.
+        // Weakly: the timer stays queued for the whole timeout after an answer that came at once, and must not keep
+        // the exchange (its source's client, request and parser) alive that long. A running transfer holds the
+        // exchange through its completion until it ends.
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [weak self] in
             guard let self else { return }
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
@@ -276,8 +274,7 @@ final class Exchange: Sendable {
             return
         }
         // The answer stays counted until its source has read it: when parsing is slower than the network, at most
-        // `RequestSlots.answers` of them wait in memory (10,000 feeds of 48 KB on two cores kept 530 MiB of
-        // waiting bodies without this bound).
+        // `RequestSlots.answers` of them wait in memory.
         DispatchQueue.responseDelivery.async {
             completion(result)
             answerSlot?.release()

@@ -1,9 +1,9 @@
 /// Where `JSONWriter` writes a value's pieces (keys, strings, numbers, punctuation): copied into a fixed buffer,
 /// which goes to the writer's bytes in one append when it is full and when the value is done.
 ///
-/// An `Array.append(contentsOf:)` per piece (a uniqueness check, a capacity check and a generic copy, ~120
-/// instructions before the bytes) was a third of writing an NDJSON line of ~30 pieces; here a piece costs a bounds
-/// check and a copy. Lives only inside `JSONWriter.staged`, which owns the buffer and takes the bytes back.
+/// A piece costs a bounds check and a copy, not an `Array.append(contentsOf:)` (what that cost: BENCHMARKS.md,
+/// "The JSON writer through a stage"). Lives only inside `JSONWriter.staged`, which owns the buffer and takes the
+/// bytes back.
 package struct JSONByteStage {
     /// The writer's bytes while the stage has them.
     var out: [UInt8] = []

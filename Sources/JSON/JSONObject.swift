@@ -11,11 +11,13 @@
 /// literals. Setting a key that is not there yet inserts it in its place (linear in the members, as ordered
 /// storage must); build a large object from all its members at once with `init(members:)` instead.
 public struct JSONObject: Sendable {
+    /// One member: its key and its value.
     public typealias Member = (key: String, value: JSONValue)
 
     /// Sorted by key, no key twice.
     public private(set) var members: [Member]
 
+    /// An empty object.
     public init() {
         members = []
     }
@@ -44,7 +46,9 @@ public struct JSONObject: Sendable {
         Dictionary(uniqueKeysWithValues: members)
     }
 
+    /// The keys, sorted.
     public var keys: [String] { members.map(\.key) }
+    /// The values, in the order of their sorted keys.
     public var values: [JSONValue] { members.map(\.value) }
 
     /// Where `key`'s member is, or nil.
@@ -53,6 +57,8 @@ public struct JSONObject: Sendable {
         return slot < members.count && members[slot].key == key ? slot : nil
     }
 
+    /// The value at `key`, or nil when there is none; setting nil removes the member, setting a value inserts or
+    /// replaces it in its sorted place.
     public subscript(key: String) -> JSONValue? {
         get { index(forKey: key).map { members[$0].value } }
         set {
@@ -72,6 +78,7 @@ public struct JSONObject: Sendable {
         members[index].value = value
     }
 
+    /// Removes the member at `key` and returns its value; nil when there was none.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let slot = index(forKey: key) else { return nil }
@@ -99,6 +106,7 @@ public struct JSONObject: Sendable {
         for (key, value) in other.members { self[key] = try self[key].map { try combine($0, value) } ?? value }
     }
 
+    /// A copy with `other`'s members added; for a key in both, `combine` gets this object's value and `other`'s.
     public func merging(
         _ other: JSONObject, uniquingKeysWith combine: (JSONValue, JSONValue) throws -> JSONValue
     ) rethrows -> JSONObject {
@@ -167,17 +175,22 @@ public struct JSONObject: Sendable {
 }
 
 extension JSONObject: RandomAccessCollection {
+    /// 0: the first member's position.
     public var startIndex: Int { 0 }
+    /// The number of members: one past the last position.
     public var endIndex: Int { members.count }
+    /// The member at `position`, in key order.
     public subscript(position: Int) -> Member { members[position] }
 }
 
 extension JSONObject: Hashable {
+    /// Equal when they hold the same keys with equal values.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
+    /// Hashes the members, keys and values, in key order.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(members.count)
         for (key, value) in members {
@@ -188,16 +201,19 @@ extension JSONObject: Hashable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// `["a": 1, "b": "x"]`; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(members: elements.map { (key: $0.0, value: $0.1) })
     }
 }
 
 extension JSONObject: Codable {
+    /// Decodes a JSON object (a keyed container of JSON values).
     public init(from decoder: any Decoder) throws {
         self.init(try [String: JSONValue](from: decoder))
     }
 
+    /// Encodes the members as a keyed container.
     public func encode(to encoder: any Encoder) throws {
         try dictionary.encode(to: encoder)
     }

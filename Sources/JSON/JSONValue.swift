@@ -4,12 +4,19 @@ import Foundation
 ///
 /// Integers and floating-point numbers stay distinct so that `"count": 3` never prints as `3.0`.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits in an `Int`.
     case int(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object.
     case object(JSONObject)
 }
 
@@ -27,21 +34,25 @@ extension JSONValue {
         }
     }
 
+    /// The string, or nil when the value is not a string.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The object, or nil when the value is not an object.
     public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
 
+    /// The elements, or nil when the value is not an array.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// The member `key` of an object; nil when the value is not an object or has no such member.
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]
     }
@@ -79,6 +90,7 @@ extension JSONValue {
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value; whole numbers that fit in an `Int` become ``int(_:)``, others ``double(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -98,6 +110,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON it is.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -115,16 +128,21 @@ extension JSONValue: Codable {
 extension JSONValue {
     /// Why text is not JSON: the 1-based line and column of the first byte that breaks it.
     public struct SyntaxError: Error, Hashable, CustomStringConvertible {
+        /// The 1-based line of the first byte that breaks the text.
         public var line: Int
+        /// The 1-based column (in bytes) of that byte.
         public var column: Int
+        /// What is wrong there.
         public var message: String
 
+        /// An error at `line`, `column`.
         public init(line: Int, column: Int, message: String) {
             self.line = line
             self.column = column
             self.message = message
         }
 
+        /// `line L, column C: message`.
         public var description: String { "line \(line), column \(column): \(message)" }
     }
 
@@ -188,13 +206,20 @@ extension JSONValue {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
+    /// `"text"` is ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// `3` is ``int(_:)``.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// `2.5` is ``double(_:)``.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` is ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// `[1, "a"]` is ``array(_:)``.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `["key": 1]` is ``object(_:)``; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(members: elements.map { (key: $0.0, value: $0.1) }))
     }
+    /// `nil` is ``null``.
     public init(nilLiteral: ()) { self = .null }
 }

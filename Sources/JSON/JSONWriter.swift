@@ -20,6 +20,7 @@ public struct JSONWriter: Sendable {
     /// A key was just written: its value follows without a separator.
     private var afterKey = false
 
+    /// An empty writer; `capacity` bytes are reserved up front, and `pretty` indents.
     public init(capacity: Int = 256, pretty: Bool = false) {
         bytes.reserveCapacity(capacity)
         self.pretty = pretty
@@ -35,9 +36,13 @@ public struct JSONWriter: Sendable {
 
     // MARK: - Containers
 
+    /// Opens an object: `key(_:)` and a value for each member follow, then `endObject()`.
     public mutating func beginObject() { begin(UInt8(ascii: "{")) }
+    /// Closes the innermost open object.
     public mutating func endObject() { end(UInt8(ascii: "}")) }
+    /// Opens an array: its elements follow, then `endArray()`.
     public mutating func beginArray() { begin(UInt8(ascii: "[")) }
+    /// Closes the innermost open array.
     public mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// The next member's key; its value is the next thing written.
@@ -85,6 +90,7 @@ public struct JSONWriter: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends one byte as it is.
     public mutating func byte(_ byte: UInt8) {
         bytes.append(byte)
     }
@@ -96,21 +102,25 @@ public struct JSONWriter: Sendable {
 
     // MARK: - Values
 
+    /// `null`.
     public mutating func null() {
         separate()
         raw("null")
     }
 
+    /// `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
         if value { raw("true") } else { raw("false") }
     }
 
+    /// An integer, in decimal.
     public mutating func int(_ value: Int) {
         separate()
         staged { Self.writeInt(value, to: &$0) }
     }
 
+    /// A number in its shortest round-tripping form, integral values without a fraction; `null` when not finite.
     public mutating func double(_ value: Double) {
         separate()
         staged { Self.writeDouble(value, to: &$0) }

@@ -127,23 +127,31 @@ extension PostgresItemArchive: ItemArchiveRepository {
     public func prune(
         retention: @Sendable (_ sourceID: String) -> ArchiveRetention, now: Date
     ) throws(SourceError) -> Int {
-        let sourceIDs = try database.withSession { session in
-            try await session.rows("SELECT DISTINCT source_id FROM archive_item ORDER BY source_id").map { try $0[0].decode(String.self) }
+        // Each source's items and oldest first-seen time, starred ones included (never pruned): a source under both
+        // limits gets no DELETE at all (a worker's first run on a new store prunes beside its other batches).
+        let sources = try database.withSession { session in
+            try await session.rows("""
+                SELECT source_id, count(*)::bigint, min(first_seen_at) FROM archive_item GROUP BY source_id ORDER BY source_id
+                """).map { row in (id: try row[0].decode(String.self), items: try row[1].decode(Int.self), oldest: try row[2].decode(Double.self)) }
         }
         var removed = 0
-        for sourceID in sourceIDs {
-            let rule = retention(sourceID)
+        for source in sources {
+            let rule = retention(source.id)
             let cutoff = now.addingTimeInterval(-Double(rule.days) * 86_400).timeIntervalSince1970
-            removed += try deleteInBatches("""
-                DELETE FROM archive_item WHERE id IN (
-                    SELECT id FROM archive_item WHERE source_id = \(sourceID) AND first_seen_at < \(cutoff)
-                    AND starred_at IS NULL LIMIT \(Self.batchSize))
-                """)
-            removed += try deleteInBatches("""
-                DELETE FROM archive_item WHERE id IN (
-                    SELECT id FROM archive_item WHERE source_id = \(sourceID) AND starred_at IS NULL
-                    ORDER BY first_seen_at DESC, id DESC LIMIT \(Self.batchSize) OFFSET \(rule.maxItemsPerSource))
-                """)
+            if source.oldest < cutoff {
+                removed += try deleteInBatches("""
+                    DELETE FROM archive_item WHERE id IN (
+                        SELECT id FROM archive_item WHERE source_id = \(source.id) AND first_seen_at < \(cutoff)
+                        AND starred_at IS NULL LIMIT \(Self.batchSize))
+                    """)
+            }
+            if source.items > rule.maxItemsPerSource {
+                removed += try deleteInBatches("""
+                    DELETE FROM archive_item WHERE id IN (
+                        SELECT id FROM archive_item WHERE source_id = \(source.id) AND starred_at IS NULL
+                        ORDER BY first_seen_at DESC, id DESC LIMIT \(Self.batchSize) OFFSET \(rule.maxItemsPerSource))
+                    """)
+            }
         }
         return removed
     }

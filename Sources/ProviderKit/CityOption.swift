@@ -10,8 +10,11 @@ public struct CityOption: OptionValue {
         .record(["lat": .number, "lon": .number], required: ["lat", "lon"]),
     ]))
 
+    /// Where the city is: a name for the service to look up, its numeric id, or coordinates.
     public var location: WeatherLocation
 
+    /// Reads a name, `{ "id": N }` (a positive integer) or `{ "lat": N, "lon": N }` (within ±90 and ±180), and
+    /// throws every problem with its path under `path` (`….lat`, `….id`) otherwise.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         switch option {
         case .string(let name):

@@ -21,7 +21,7 @@ public enum Glob {
                 let match = String(cString: cString)
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: match, isDirectory: &isDirectory), !isDirectory.boolValue {
-                    urls.append(URL(fileURLWithPath: match))
+                    urls.append(URL(filePath: match, directoryHint: .notDirectory))
                 }
             }
         }

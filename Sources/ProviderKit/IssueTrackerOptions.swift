@@ -5,7 +5,9 @@ import Foundation
 /// `labels`, `since`, `assignee`, `creator`, `maxItems`, an optional `token`, and a list of repositories each
 /// named once. A manifest moves between trackers with the same filters.
 public enum IssueTrackerOptions {
+    /// How many issues a repository or project keeps when `maxItems` is not given.
     public static let defaultMaxItems = 50
+    /// The largest `maxItems` accepted; a larger one is a problem at `maxItems`.
     public static let maxItemsLimit = 10_000
 
     /// `state`, `labels`, `since`, `assignee`, `creator`, in that order.
@@ -44,6 +46,8 @@ public enum IssueTrackerOptions {
             creator: nonEmpty(reader, "creator"))
     }
 
+    /// `maxItems`, or ``defaultMaxItems`` when absent; a value outside `1...maxItemsLimit` is recorded as a problem
+    /// (and returned as given, for the caller to ignore once `finish()` throws).
     public static func readMaxItems(_ reader: OptionsReader) -> Int {
         let maxItems = reader.value("maxItems", as: Int.self) ?? defaultMaxItems
         if !(1...maxItemsLimit).contains(maxItems) {

@@ -8,9 +8,13 @@ import Foundation
 /// "array of strings", "open|closed|all"). A spec whose words say more than that grammar (a value that is a
 /// name or an object) gives its shape explicitly.
 public indirect enum OptionShape: Sendable, Hashable {
+    /// A string.
     case string
+    /// An integer, within `minimum...maximum` where they are given.
     case integer(minimum: Int? = nil, maximum: Int? = nil)
+    /// Any number.
     case number
+    /// `true` or `false`.
     case boolean
     /// One of these strings.
     case oneOf([String])

@@ -17,6 +17,8 @@ public final class OptionsReader {
     private let configuration: SourceConfiguration
     private var problems: [ManifestProblem] = []
 
+    /// A reader of `configuration.options` against `specs`. Options that are not an object (nor null, which reads as
+    /// no options) are recorded as a problem at once.
     public init(_ configuration: SourceConfiguration, specs: [OptionSpec]) {
         self.path = configuration.optionsPath
         self.specs = specs
@@ -38,6 +40,7 @@ public final class OptionsReader {
     /// A path from the options, resolved against the manifest's directory (see `SourceConfiguration.resolvePath`).
     public func resolvePath(_ path: String) -> URL { configuration.resolvePath(path) }
 
+    /// Whether `key` is given with a value other than null.
     public func has(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
 
     /// The value at `key`, or nil when absent, null or invalid (invalid is recorded as a problem).
@@ -81,6 +84,7 @@ public final class OptionsReader {
 /// A type an option's JSON can be read as. Conform your own option types (a city given as a name or an
 /// object, say) and throw problems with the given path.
 public protocol OptionValue {
+    /// Reads `option`, the JSON at `path`, or throws every problem with its path under `path`.
     init(option: JSONValue, path: String) throws(ManifestError)
 }
 
@@ -92,6 +96,7 @@ extension OptionValue {
 }
 
 extension String: OptionValue {
+    /// A JSON string, as written.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         guard case .string(let value) = option else { throw Self.mismatch("a string", option, at: path) }
         self = value
@@ -99,6 +104,7 @@ extension String: OptionValue {
 }
 
 extension Int: OptionValue {
+    /// A JSON integer, or a number with no fraction below 10^15 (`3.0`).
     public init(option: JSONValue, path: String) throws(ManifestError) {
         switch option {
         case .int(let value): self = value
@@ -109,6 +115,7 @@ extension Int: OptionValue {
 }
 
 extension Double: OptionValue {
+    /// Any JSON number.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         switch option {
         case .int(let value): self = Double(value)
@@ -119,6 +126,7 @@ extension Double: OptionValue {
 }
 
 extension Bool: OptionValue {
+    /// JSON `true` or `false` (not `"true"` nor 1).
     public init(option: JSONValue, path: String) throws(ManifestError) {
         guard case .bool(let value) = option else { throw Self.mismatch("true or false", option, at: path) }
         self = value
@@ -126,12 +134,14 @@ extension Bool: OptionValue {
 }
 
 extension JSONValue: OptionValue {
+    /// Any JSON value, unchecked: for options the provider reads itself.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         self = option
     }
 }
 
 extension Array: OptionValue where Element: OptionValue {
+    /// A JSON array whose every element reads as `Element`; the problems of all elements, at `path[i]`, together.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         guard case .array(let values) = option else {
             throw Self.mismatch("an array", option, at: path)
@@ -151,6 +161,7 @@ extension Array: OptionValue where Element: OptionValue {
 }
 
 extension Dictionary: OptionValue where Key == String, Value: OptionValue {
+    /// A JSON object whose every value reads as `Value`; the problems of all members, at `path.key`, together.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         guard case .object(let members) = option else { throw Self.mismatch("an object", option, at: path) }
         var problems: [ManifestProblem] = []
@@ -171,6 +182,7 @@ extension Dictionary: OptionValue where Key == String, Value: OptionValue {
 public protocol OptionEnum: OptionValue, RawRepresentable, CaseIterable where RawValue == String {}
 
 extension OptionEnum {
+    /// One of the cases' raw values; anything else is a problem listing them, with the closest as a suggestion.
     public init(option: JSONValue, path: String) throws(ManifestError) {
         let allowed = Self.allCases.map(\.rawValue)
         guard case .string(let raw) = option else {

@@ -25,7 +25,9 @@ public protocol Provider: Sendable {
 }
 
 extension Provider {
+    /// False: a provider that reads `--query` says so.
     public var acceptsQuery: Bool { false }
+    /// False: a provider whose sources read only this machine says so.
     public var isLocal: Bool { false }
 }
 
@@ -44,12 +46,17 @@ public struct OptionSpec: Sendable, Hashable {
         case local
     }
 
+    /// The option's key in `options`, as the manifest spells it.
     public var name: String
     /// The JSON shape in words, for `aggregate providers` ("array of strings").
     public var type: String
+    /// Whether a source must give it; `OptionsReader.require(_:as:)` reports it missing.
     public var required: Bool
+    /// The value used when the option is absent, as `aggregate providers` shows it; nil when there is none.
     public var defaultValue: String?
+    /// One sentence for `aggregate providers` and the manifest schema's description.
     public var help: String
+    /// How the option takes part in the source's stored identity (``Identity/value`` unless said otherwise).
     public var identity: Identity
     /// The JSON shape when `type`'s words do not say it (see `OptionShape.inferred(from:)`).
     public var explicitShape: OptionShape?
@@ -61,6 +68,8 @@ public struct OptionSpec: Sendable, Hashable {
     /// for `secret`.
     public var secretValues: Bool
 
+    /// An option named `name` whose shape `type` describes in words; `shape` gives the JSON shape when the words
+    /// do not (see `OptionShape.inferred(from:)`), and `secret`/`secretValues` mark credentials.
     public init(
         _ name: String, _ type: String, required: Bool = false, default defaultValue: String? = nil,
         identity: Identity = .value, shape: OptionShape? = nil, secret: Bool = false, secretValues: Bool = false,
@@ -88,7 +97,10 @@ public struct SourceConfiguration: Sendable {
     public var optionsPath: String
     /// The manifest's directory: relative paths in options resolve against it, not the working directory.
     public var baseDirectory: URL
+    /// The source's time limit in seconds (the manifest's `timeoutSeconds` or the default): its repository's calls
+    /// must end by then.
     public var timeoutSeconds: Double
+    /// The most requests the source may have in flight at once (the manifest's `concurrency`, at least 1).
     public var concurrency: Int
     /// `--query` for this run, when given and the provider accepts it.
     public var query: String?
@@ -97,6 +109,8 @@ public struct SourceConfiguration: Sendable {
     /// Shared services the composition root provides (storage); a provider uses the ones it needs.
     public var services: ProviderServices
 
+    /// A configuration as the composition root builds it; tests build one the same way (ProviderTesting's
+    /// `ProviderHarness` does it for them).
     public init(
         id: String, options: JSONValue, optionsPath: String, baseDirectory: URL, timeoutSeconds: Double,
         concurrency: Int, query: String? = nil, logger: Logger = Logger(label: "aggregate"),
@@ -113,11 +127,12 @@ public struct SourceConfiguration: Sendable {
         self.services = services
     }
 
-    /// A path from the options, resolved against the manifest's directory (absolute paths and `~` kept).
+    /// A path from the options, resolved against the manifest's directory (absolute paths and `~` kept). Text
+    /// only: the file system is not asked (a directory is one when the path ends in `/`).
     public func resolvePath(_ path: String) -> URL {
         let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
-        return baseDirectory.appendingPathComponent(expanded).standardizedFileURL
+        if expanded.hasPrefix("/") { return URL(filePath: expanded, directoryHint: .inferFromPath).standardizedFileURL }
+        return baseDirectory.appending(path: expanded, directoryHint: .inferFromPath).standardizedFileURL
     }
 }
 
@@ -132,6 +147,7 @@ public struct ProviderServices: Sendable {
     public var moviesQueries: (any MoviesQueriesRepository)?
     private var keyed: [ObjectIdentifier: any Sendable] = [:]
 
+    /// Services with the given query history and no keyed service.
     public init(moviesQueries: (any MoviesQueriesRepository)? = nil) {
         self.moviesQueries = moviesQueries
     }
@@ -145,5 +161,6 @@ public struct ProviderServices: Sendable {
 
 /// Names a service of `ProviderServices` and its type.
 public protocol ProviderServiceKey {
+    /// The service's type (often a protocol existential).
     associatedtype Value: Sendable
 }

@@ -15,10 +15,13 @@ public enum CacheMode: String, Sendable, Hashable {
 /// One source's use of the response cache, built by the composition root and handed to the HTTP layer
 /// through `ProviderServices`.
 public struct ResponseCachePolicy: Sendable {
+    /// Where responses are kept between runs.
     public var store: any ResponseCacheStore
+    /// The source the responses are kept under: one source never reads another's.
     public var sourceID: String
     /// The manifest's `cacheTTLSeconds` (greater than 0: a source with 0 gets no policy at all).
     public var ttlSeconds: Double
+    /// Whether the cache answers, revalidates, or is bypassed (`--offline`, `--no-cache`).
     public var mode: CacheMode
     /// What the cache did for this source's requests, read after the run for the report.
     public var activity: CacheActivity
@@ -26,6 +29,8 @@ public struct ResponseCachePolicy: Sendable {
     /// for it instead of asking too. False when no other process runs the source now (a fleet worker's claim).
     public var leasesFetches: Bool
 
+    /// A policy for the source `sourceID` on `store`; by default fresh entries answer and fetches on a shared store
+    /// take their lease.
     public init(
         store: any ResponseCacheStore, sourceID: String, ttlSeconds: Double, mode: CacheMode = .normal,
         activity: CacheActivity = CacheActivity(), leasesFetches: Bool = true
@@ -60,8 +65,10 @@ public final class CacheActivity: Sendable {
     private let events = Mutex<[Event]>([])
     private let serverFreshness = Mutex<Date?>(nil)
 
+    /// No events yet.
     public init() {}
 
+    /// Counts one request's outcome; safe from any thread.
     public func record(_ event: Event) {
         events.withLock { $0.append(event) }
     }
@@ -75,12 +82,14 @@ public final class CacheActivity: Sendable {
     /// The earliest time a response of this source said it stays fresh until, if any did.
     public var serverFreshUntil: Date? { serverFreshness.withLock { $0 } }
 
+    /// Every outcome recorded so far, in order.
     public var recorded: [Event] { events.withLock { $0 } }
 
     /// Whether the source made any request through the cache layer (a source that never does is no HTTP
     /// source, and gets no last-good copy).
     public var isEmpty: Bool { events.withLock { $0.isEmpty } }
 
+    /// How many requests `--offline` could not answer from the cache.
     public var offlineMisses: Int { recorded.filter { $0 == .offlineMiss }.count }
 
     /// The oldest stale response served, in seconds, if any was.

@@ -1,24 +1,62 @@
 import Foundation
 
-/// Where a standalone provider package gets aggregate from: a git URL and the lowest version it accepts (`from:`,
-/// so any later minor or patch release satisfies it; CHANGELOG.md says what those may change).
+/// Where a standalone provider package gets aggregate from: a checkout on this machine by path, or a git URL from a
+/// lowest version (`from:`, so any later minor or patch release satisfies it; CHANGELOG.md says what those may change).
 public struct AggregateDependency: Sendable, Hashable {
     /// This version of aggregate (`ToolVersion.current`; the scaffold's tool does not link ProviderKit, a test keeps
-    /// the two equal): the default lowest version a generated package asks for.
-    public static let currentVersion = "0.9.0"
+    /// the two equal): the default lowest version a generated package asks for by URL.
+    public static let currentVersion = "0.10.0"
 
-    public var url: String
-    public var version: String
-
-    public init(url: String, version: String) {
-        self.url = url
-        self.version = version
+    /// How the generated Package.swift asks for aggregate.
+    public enum Requirement: Sendable, Hashable {
+        /// `.package(url: url, from: version)`: a repository whose tags include `version` (a published one).
+        case version(url: String, from: String)
+        /// `.package(path: path)`: exactly the checkout at `path`, whether or not it has tags (a clone of one's own).
+        case path(String)
     }
 
-    /// SwiftPM names a URL dependency after the last path component: products are referred to with this name.
+    public var requirement: Requirement
+
+    /// By version: `url` must carry the tag `version` (or a later one of the same major version) when resolved.
+    public init(url: String, version: String) {
+        requirement = .version(url: url, from: version)
+    }
+
+    /// By path: the package builds against the checkout at `path` as it is, which needs no tag.
+    public init(path: String) {
+        requirement = .path(path)
+    }
+
+    /// What `new-provider --standalone` asks for when run in the checkout at `checkoutPath`: by path when given
+    /// neither `url` nor `version` (so a fresh clone without tags works), else by version, from `url` (default:
+    /// the checkout, `file://…`, which then needs the version's tag) and `version` (default: this version).
+    public static func forScaffold(checkoutPath: String, url: String?, version: String?) -> AggregateDependency {
+        let path = URL(fileURLWithPath: checkoutPath).standardizedFileURL.path
+        let checkout = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        if url == nil, version == nil { return AggregateDependency(path: checkout) }
+        return AggregateDependency(url: url ?? "file://" + checkout, version: version ?? currentVersion)
+    }
+
+    /// The URL or path the package's dependency names.
+    public var location: String {
+        switch requirement {
+        case .version(let url, _): url
+        case .path(let path): path
+        }
+    }
+
+    /// SwiftPM names a dependency after the last component of its URL or path: products are referred to by it.
     public var packageIdentity: String {
-        let last = url.split(separator: "/").last.map(String.init) ?? url
+        let last = location.split(separator: "/").last.map(String.init) ?? location
         return (last.hasSuffix(".git") ? String(last.dropLast(4)) : last).lowercased()
+    }
+
+    /// The dependency's line in the generated Package.swift.
+    public var packageDeclaration: String {
+        switch requirement {
+        case .version(let url, let version): #".package(url: "\#(url)", from: "\#(version)")"#
+        case .path(let path): #".package(path: "\#(path)")"#
+        }
     }
 }
 
@@ -62,9 +100,8 @@ public struct StandalonePackage: Sendable {
         return """
         # \(packageName)
 
-        Providers for [aggregate](\(dependency.url)) in a package of their own: \(providers.joined(separator: ", ")).
-        Made by `swift package new-provider --standalone`. aggregate is a dependency by version, `from: "\(dependency.version)"`: every
-        later release up to the next major one, which aggregate's CHANGELOG.md promises will not break a provider.
+        Providers for \(aggregateReference) in a package of their own: \(providers.joined(separator: ", ")).
+        Made by `swift package new-provider --standalone`. \(dependencyNote)
 
         ```sh
         # the providers' tests and aggregate's conformance kit
@@ -80,10 +117,63 @@ public struct StandalonePackage: Sendable {
         { "sources": [ { "id": "\(first.providerName)", "provider": "\(first.providerName)", "options": { } } ] }
         ```
 
-        `\(executableName) providers` lists its options. To build against a clone of aggregate instead of its published
-        repository, point the URL in Package.swift at it (`file:///path/to/aggregate`); the clone needs the version's tag.
+        `\(executableName) providers` lists its options.\(checkoutNote)
 
         """
+    }
+
+    /// aggregate as the README names it: a link to its repository, or the checkout's path.
+    var aggregateReference: String {
+        switch dependency.requirement {
+        case .version(let url, _): "[aggregate](\(url))"
+        case .path(let path): "aggregate (the checkout at `\(path)`)"
+        }
+    }
+
+    /// For a package by version, how to build against a checkout instead.
+    var checkoutNote: String {
+        switch dependency.requirement {
+        case .version:
+            """
+             To build against a clone of aggregate instead of its published
+            repository, depend on the clone by path in Package.swift: `.package(path: "/path/to/aggregate")` (no tag needed).
+            """
+        case .path: ""
+        }
+    }
+
+    /// The README's sentence on how the package gets aggregate.
+    var dependencyNote: String {
+        switch dependency.requirement {
+        case .version(_, let version):
+            """
+            aggregate is a dependency by version, `from: "\(version)"`: every
+            later release up to the next major one, which aggregate's CHANGELOG.md promises will not break a provider.
+            """
+        case .path:
+            """
+            aggregate is the checkout it was made from, by path: it builds
+            against that checkout as it is, tags or not. Before you publish, depend on aggregate's repository by version,
+            `.package(url: "<aggregate's repository URL>", from: "\(AggregateDependency.currentVersion)")`: every later release up to the next
+            major one, which aggregate's CHANGELOG.md promises will not break a provider.
+            """
+        }
+    }
+
+    /// The generated Package.swift's comment on how it gets aggregate (the rest of its third line and the next).
+    var manifestDependencyNote: String {
+        switch dependency.requirement {
+        case .version:
+            """
+            aggregate is a dependency by version (CHANGELOG.md there says
+            // what a minor and a major release may change).
+            """
+        case .path:
+            """
+            aggregate is the checkout it was made from, by path; before you
+            // publish, depend on aggregate's repository by version (`.package(url:from:)`, CHANGELOG.md there).
+            """
+        }
     }
 
     var manifest: String {
@@ -106,8 +196,7 @@ public struct StandalonePackage: Sendable {
         // swift-tools-version: 6.1
         // The \#(first.displayName) provider for aggregate, in a package of its own (made by `new-provider --standalone`):
         // the provider, its tests on aggregate's conformance kit, and `\#(executableName)`, the aggregate command line
-        // with this provider beside the built-in ones. aggregate is a dependency by version (CHANGELOG.md there says
-        // what a minor and a major release may change).
+        // with this provider beside the built-in ones. \#(manifestDependencyNote)
         import PackageDescription
 
         let package = Package(
@@ -118,7 +207,7 @@ public struct StandalonePackage: Sendable {
                 .executable(name: "\#(executableName)", targets: ["\#(executableName)"]),
             ],
             dependencies: [
-                .package(url: "\#(dependency.url)", from: "\#(dependency.version)"),
+                \#(dependency.packageDeclaration),
             ],
             targets: [
                 // MARK: - Providers

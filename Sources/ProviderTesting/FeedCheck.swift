@@ -5,17 +5,27 @@ import Foundation
 /// and the server's. Needs python3 with feedparser and jsonschema (`.ci/run` installs them); without them the
 /// check throws, saying what to install.
 public enum FeedCheck {
+    /// What python feedparser made of a feed document.
     public struct Reading: Decodable, Sendable {
+        /// One entry as feedparser read it.
         public struct Entry: Decodable, Sendable {
+            /// The entry's id (Atom `id`, RSS `guid`), if it has one.
             public var id: String?
+            /// The entry's title, if it has one.
             public var title: String?
+            /// The entry's link, if it has one.
             public var link: String?
+            /// The entry's publication time in seconds since 1970, if feedparser could read one.
             public var published: Double?
         }
 
+        /// Whether feedparser found the document ill-formed (its `bozo` flag): a valid feed has it false.
         public var bozo: Bool
+        /// Why the document is ill-formed; empty when it is not.
         public var error: String
+        /// The format feedparser recognised (`atom10`, `rss20`, …); empty when none.
         public var version: String
+        /// The entries, in document order.
         public var entries: [Entry]
     }
 
@@ -23,10 +33,13 @@ public enum FeedCheck {
         var errors: [String]
     }
 
+    /// The check could not run: a resource or a python module is missing, or its answer was unreadable.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong and, when a python module is missing, what to install.
         public var description: String
     }
 
+    /// Parses `document` (Atom or RSS) with python feedparser.
     public static func feedparser(_ document: String) async throws -> Reading {
         try await run(["xml"], document: document, as: Reading.self)
     }

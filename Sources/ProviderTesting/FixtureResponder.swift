@@ -57,8 +57,8 @@ final class FixtureResponder: ChannelInboundHandler {
             body: body)
     }
 
-    /// Writes `scripted` (or breaks the exchange as its fault says); the request stops counting as in flight
-    /// once its last byte is written or the connection is dropped.
+    /// Writes `scripted` (or breaks the exchange as its fault says); the request stops counting as in flight as its
+    /// last bytes are written or the connection is dropped.
     private func answer(_ scripted: FixtureResponse, keepAlive: Bool, context: ChannelHandlerContext) {
         guard context.channel.isActive else {
             shared.finished()
@@ -105,10 +105,11 @@ final class FixtureResponder: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 
+    /// Sends the response's end. The request stops counting as in flight first: once the bytes are out, the client
+    /// may send its next request at once, and another event loop may read it before this one counted this one done.
     private func finish(keepAlive: Bool, context: ChannelHandlerContext) {
-        let shared = shared
+        shared.finished()
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            shared.finished()
             if !keepAlive { context.close(promise: nil) }
         }
     }

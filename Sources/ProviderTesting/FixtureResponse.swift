@@ -15,13 +15,18 @@ public struct FixtureResponse: Sendable {
         case stallBody(afterBytes: Int, seconds: Double)
     }
 
+    /// The HTTP status sent.
     public var status: Int
+    /// Header fields sent besides `Content-Length`, in order.
     public var headers: [(name: String, value: String)]
+    /// The body sent (all of it unless a ``Fault`` cuts it).
     public var body: Data
     /// Seconds to wait before answering.
     public var delay: TimeInterval
+    /// How the exchange breaks below HTTP; nil answers normally.
     public var fault: Fault?
 
+    /// An answer; a 200 with no header and no body by default.
     public init(
         status: Int = 200, headers: [(name: String, value: String)] = [], body: Data = Data(),
         delay: TimeInterval = 0, fault: Fault? = nil
@@ -79,7 +84,9 @@ public struct FixtureResponse: Sendable {
 
 /// A request the `FixtureServer` received, for assertions (what was sent, how often).
 public struct RecordedRequest: Sendable, Hashable {
+    /// The request method (`GET`, `POST`, …).
     public var method: String
+    /// The path, without the query.
     public var path: String
     /// Query items, percent-decoded, in order.
     public var queryItems: [URLQueryItem]
@@ -90,6 +97,7 @@ public struct RecordedRequest: Sendable, Hashable {
     /// The request's body as received (a webhook's payload).
     public var body: Data
 
+    /// A recorded request, as the server makes one.
     public init(
         method: String, path: String, queryItems: [URLQueryItem], target: String, headers: [String: String],
         body: Data = Data()
@@ -107,5 +115,6 @@ public struct RecordedRequest: Sendable, Hashable {
         queryItems.last { $0.name == name }?.value
     }
 
+    /// The value of header `name` (ignoring case), if the request sent it.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

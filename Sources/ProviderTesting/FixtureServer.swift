@@ -23,7 +23,9 @@ import Synchronization
 /// It runs on SwiftNIO's event loop threads, never on Swift's cooperative pool: a parallel suite keeps that
 /// pool busy, and a server there stops answering for seconds (docs/TESTING.md).
 public final class FixtureServer: Sendable {
+    /// `http://127.0.0.1:<port>`: what a provider's `baseURL` option is set to in a test.
     public let baseURL: URL
+    /// The port the server listens on.
     public let port: UInt16
     private let channel: any Channel
     private let shared: Shared
@@ -116,6 +118,7 @@ public final class FixtureServer: Sendable {
         }
     }
 
+    /// Scripts the answers for `path`: each request takes the next answer, the last one repeating.
     public func route(_ path: String, query: [String: String] = [:], _ responses: FixtureResponse...) {
         route(path, query: query, responses)
     }
@@ -126,6 +129,7 @@ public final class FixtureServer: Sendable {
         fallback(responses)
     }
 
+    /// Scripts the answers for requests no route matches; the last one repeats.
     public func fallback(_ responses: [FixtureResponse]) {
         precondition(!responses.isEmpty, "a fallback needs at least one response")
         shared.state.withLock { $0.fallback = Route(path: "*", query: [:], responses: responses) }
@@ -134,8 +138,10 @@ public final class FixtureServer: Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [RecordedRequest] { shared.state.withLock { $0.requests } }
 
+    /// The requests received for `path`, in arrival order.
     public func requests(path: String) -> [RecordedRequest] { requests.filter { $0.path == path } }
 
+    /// How many requests were received so far, whatever their path.
     public var requestCount: Int { shared.state.withLock { $0.requests.count } }
 
     /// The most requests that were being answered at the same moment.
@@ -159,6 +165,7 @@ public final class FixtureServer: Sendable {
         shared.releaseStalls()
     }
 
+    /// Forgets the requests received so far; routes stay.
     public func resetRecording() {
         shared.state.withLock { state in
             state.requests = []

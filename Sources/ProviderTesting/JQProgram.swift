@@ -3,6 +3,7 @@ import Foundation
 /// The `jq` program, run on a file holding the input: what `--jq` is compared with. Tests that use it need
 /// jq installed (`.ci/run` installs it).
 public enum JQProgram {
+    /// Runs `jq ARGUMENTS` on `input` and returns what it printed and its exit status.
     public static func run(_ arguments: [String], input: String) async throws -> ProcessResult {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("jq-input-\(UUID().uuidString).json")
         try Data(input.utf8).write(to: file)
@@ -18,6 +19,7 @@ public enum JQProgram {
         return String(line[range.upperBound...])
     }
 
+    /// The messages of jq's error lines in `text`, without jq's own prefix: what `--jq` errors are compared with.
     public static func messages(of text: String) -> [String] {
         text.split(separator: "\n").map { message(of: String($0)) }
     }

@@ -17,6 +17,7 @@ import Darwin
 /// `finish()` waited for ever (the SMTP test server did).
 public final class LiveProcess: Sendable {
     private struct Waiter {
+        var id: Int
         var predicate: @Sendable (_ stdout: String, _ stderr: String) -> Bool
         var continuation: CheckedContinuation<Bool, Never>
     }
@@ -26,10 +27,12 @@ public final class LiveProcess: Sendable {
         var stderr = Data()
         var openPipes = 2
         var waiters: [Waiter] = []
+        var nextWaiter = 0
         /// The exit status and context switches, once the process was reaped.
         var exit: (status: Int32, switches: Int)?
     }
 
+    /// The process's id.
     public let processIdentifier: Int32
     private let input: FileHandle?
     private let state = Mutex(State())
@@ -73,16 +76,29 @@ public final class LiveProcess: Sendable {
     }
 
     /// Suspends until `predicate` holds for what the program printed so far (stdout, stderr); false when its
-    /// output ended first.
+    /// output ended first, or when the waiting task is cancelled (so a test can wait on several programs at once
+    /// and call off the others' waits).
     public func waitFor(_ predicate: @escaping @Sendable (_ stdout: String, _ stderr: String) -> Bool) async -> Bool {
-        await withCheckedContinuation { continuation in
-            let answer: Bool? = state.withLock { state in
-                if predicate(Self.text(state.stdout), Self.text(state.stderr)) { return true }
-                if state.openPipes == 0 { return false }
-                state.waiters.append(Waiter(predicate: predicate, continuation: continuation))
-                return nil
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer: Bool? = state.withLock { state in
+                    if predicate(Self.text(state.stdout), Self.text(state.stderr)) { return true }
+                    // A cancel that came before this finds no waiter to remove: the task's flag is set by then.
+                    if state.openPipes == 0 || Task.isCancelled { return false }
+                    state.waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
-            if let answer { continuation.resume(returning: answer) }
+        } onCancel: {
+            let waiter: Waiter? = state.withLock { state in
+                state.waiters.firstIndex(where: { $0.id == id }).map { state.waiters.remove(at: $0) }
+            }
+            waiter?.continuation.resume(returning: false)
         }
     }
 
@@ -94,6 +110,7 @@ public final class LiveProcess: Sendable {
         try? input?.write(contentsOf: Data(text.utf8))
     }
 
+    /// Sends the signal `number` (`SIGINT`, `SIGTERM`, …) to the process.
     public func signal(_ number: Int32) {
         kill(processIdentifier, number)
     }

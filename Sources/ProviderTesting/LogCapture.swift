@@ -7,6 +7,7 @@ import Synchronization
 public final class LogCapture: Sendable {
     private let entries = Mutex<[(level: Logger.Level, message: String, line: String)]>([])
 
+    /// A capture with nothing logged yet.
     public init() {}
 
     /// A logger that records everything at `level` and above, metadata included.

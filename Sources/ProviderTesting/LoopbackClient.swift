@@ -93,7 +93,9 @@ public enum LoopbackClient {
 /// An answer whose body is read as it arrives: chunk by chunk, or line by line (`text/event-stream`). One task reads
 /// it at a time.
 public final class LoopbackStream {
+    /// The answer's status code.
     public let status: Int
+    /// The answer's header fields.
     public let headers: HTTPClient.HTTPHeaders
     private var parts: AsyncThrowingStream<HTTPClientResponsePart, any Error>.AsyncIterator
     /// Body bytes read but not yet handed out by `nextLine`.
@@ -162,13 +164,17 @@ public final class LoopbackStream {
     }
 }
 
+/// Why a ``LoopbackClient`` request got no answer.
 public enum LoopbackClientError: Error, Equatable, CustomStringConvertible {
+    /// The URL is not `http://` on this machine.
     case notLoopback(String)
+    /// The URL did not answer within the duration.
     case noAnswer(String, Duration)
     /// The server closed the connection before any byte of an answer: a server that read no request (one it closed
     /// for idleness as the request arrived) answers nothing, so the request may be sent again.
     case closedBeforeAnswer(String)
 
+    /// What happened, naming the URL.
     public var description: String {
         switch self {
         case .notLoopback(let url): "LoopbackClient asks http:// servers on this machine only, not \(url)"

@@ -9,13 +9,17 @@ import Darwin
 
 /// What a finished process printed and how it exited.
 public struct ProcessResult: Sendable {
+    /// The exit status, or the number of the signal that ended the process (as Foundation's `terminationStatus`).
     public var status: Int32
+    /// Everything the process wrote to standard output, as UTF-8 (lossy).
     public var stdout: String
+    /// Everything the process wrote to standard error, as UTF-8 (lossy).
     public var stderr: String
     /// How many times the process gave up the CPU to wait (its threads' voluntary context switches, from
     /// `wait4`): a count of wake-ups, which tells an idle wait from a busy loop without timing anything.
     public var voluntaryContextSwitches: Int
 
+    /// A result as given (tests of code that reads one).
     public init(status: Int32, stdout: String, stderr: String, voluntaryContextSwitches: Int = 0) {
         self.status = status
         self.stdout = stdout
@@ -34,12 +38,19 @@ public struct ProcessResult: Sendable {
 /// serialised. The program gets a process group of its own, default signal handling and only its three
 /// standard descriptors (stdin is /dev/null).
 public enum ProcessRunner {
+    /// The program could not be started (`posix_spawn` failed).
     public struct SpawnError: Error, CustomStringConvertible {
+        /// Which program and why.
         public var description: String
     }
 
-    /// - Parameter whileRunning: called with the pid once the process runs (to signal it); the run then waits
-    ///   for the exit as usual. If it throws, the process is terminated and the error rethrown.
+    /// - Parameters:
+    ///   - executable: the program to run.
+    ///   - arguments: its arguments, without the program's name.
+    ///   - directory: its working directory (this process's when nil).
+    ///   - environment: its whole environment.
+    ///   - whileRunning: called with the pid once the process runs (to signal it); the run then waits for the exit
+    ///     as usual. If it throws, the process is terminated and the error rethrown.
     public static func run(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String],
         whileRunning: (pid_t) async throws -> Void = { _ in }

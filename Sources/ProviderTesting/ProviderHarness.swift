@@ -8,6 +8,7 @@ import ProviderKit
 /// `let pages = ProviderHarness(HTMLProvider(), id: "pages", bundle: .module)`, then
 /// `await pages.run(try pages.makeSource(["urls": …]))`.
 public struct ProviderHarness<P: Provider>: Sendable {
+    /// The provider whose sources the harness builds.
     public let provider: P
     /// The id every source gets, and the report's.
     public let id: String
@@ -16,6 +17,8 @@ public struct ProviderHarness<P: Provider>: Sendable {
     /// What `response(_:)` serves fixtures as unless told otherwise.
     public let contentType: String
 
+    /// A harness for `provider`'s sources under `id`, whose fixtures are the `Fixtures/` folder of `bundle` (the
+    /// test target's `.module`), served as `contentType` unless said otherwise.
     public init(_ provider: P, id: String, bundle: Bundle, contentType: String = "application/json; charset=utf-8") {
         self.provider = provider
         self.id = id

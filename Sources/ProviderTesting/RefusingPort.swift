@@ -17,6 +17,7 @@ public final class RefusingPort: Sendable {
     private let descriptor: Int32
     private let open = Mutex(true)
 
+    /// Binds a free loopback port without listening; ``port`` is nil when no socket could be bound.
     public init() {
         #if canImport(Glibc)
         // Close-on-exec: a copy inherited by a program started meanwhile would keep the port after `release()`.
@@ -29,17 +30,33 @@ public final class RefusingPort: Sendable {
             port = nil
             return
         }
+        // A port below the kernel's ephemeral range (Linux: 32768 and up), so that once released, no connection
+        // that any process opens meanwhile can be given it as its local port before the test's server binds it.
+        // Another test's explicit bind is the only contender, hence a random one; port 0 (ephemeral) is the last
+        // resort.
+        var port: UInt16?
+        for candidate in (0..<64).map({ _ in UInt16.random(in: Self.fixedPorts) }) + [0] where port == nil {
+            port = Self.bound(descriptor, to: candidate)
+        }
+        self.port = port
+    }
+
+    /// Where ports are chosen: below every common ephemeral range, above the well-known and most registered ones.
+    static let fixedPorts: ClosedRange<UInt16> = 20_000...32_000
+
+    /// Binds `descriptor` to 127.0.0.1:`port` (0: any free port) and gives the port it got, or nil.
+    private static func bound(_ descriptor: Int32, to port: UInt16) -> UInt16? {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
                 bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
             }
         }
-        port = bound ? UInt16(bigEndian: address.sin_port) : nil
+        return bound ? UInt16(bigEndian: address.sin_port) : nil
     }
 
     /// Frees the port (for a server to bind); the shared one is never released.

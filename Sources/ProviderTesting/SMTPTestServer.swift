@@ -7,7 +7,9 @@ import Foundation
 public final class SMTPTestServer: Sendable {
     /// One message as the server took it.
     public struct Message: Sendable {
+        /// The envelope's sender (`MAIL FROM`).
         public var from: String
+        /// The envelope's recipients (`RCPT TO`), in order.
         public var recipients: [String]
         /// The message's bytes (headers and body) as received.
         public var data: Data
@@ -16,9 +18,11 @@ public final class SMTPTestServer: Sendable {
         /// The login that authenticated, if any.
         public var login: String?
 
+        /// The message as UTF-8 text (lossy).
         public var text: String { String(decoding: data, as: UTF8.self) }
     }
 
+    /// How the server offers encryption.
     public enum Mode: String, Sendable {
         /// Plain SMTP offering STARTTLS.
         case startTLS = "starttls"
@@ -29,6 +33,7 @@ public final class SMTPTestServer: Sendable {
     }
 
     private let process: LiveProcess
+    /// The loopback port the server listens on.
     public let port: Int
 
     private init(process: LiveProcess, port: Int) {
@@ -71,8 +76,11 @@ public final class SMTPTestServer: Sendable {
         stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.hasPrefix("ready ") }
     }
 
+    /// The server could not be started, or its ready line named no port.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with what the server printed.
         public var message: String
+        /// The ``message``.
         public var description: String { message }
     }
 
@@ -95,6 +103,7 @@ public final class SMTPTestServer: Sendable {
         await process.waitFor { stdout, _ in stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count >= count }
     }
 
+    /// Stops the server and waits for it to exit.
     public func stop() async {
         process.signal(SIGTERM)
         _ = await process.finish()

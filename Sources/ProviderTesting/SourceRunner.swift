@@ -17,6 +17,8 @@ public enum SourceRunner {
     /// ends when its work does. Tests about timeouts pass their own, short ones.
     public static let roomyTimeout: Double = 30
 
+    /// Runs `source` alone through Domain's `AggregateSourcesUseCase`, as the engine runs one source, and returns
+    /// its report; `timeoutSeconds` and `concurrency` are the source's manifest settings.
     public static func run(
         _ source: any ItemSource, id: String = "test", provider: String = "test", timeoutSeconds: Double = roomyTimeout,
         concurrency: Int = 4

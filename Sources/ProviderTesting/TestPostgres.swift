@@ -7,6 +7,7 @@ import Foundation
 /// skipped with a message saying how to start a cluster. Administration goes through `psql` (installed with
 /// the server), so test support links no database driver.
 public enum TestPostgres {
+    /// `AGGREGATE_TEST_POSTGRES_URL`: the environment variable naming the server the tests use.
     public static let variable = "AGGREGATE_TEST_POSTGRES_URL"
 
     /// The server's URL, if one is configured.
@@ -23,7 +24,9 @@ public enum TestPostgres {
     public static let skipMessage =
         "no PostgreSQL: run `source .ci/postgres-cluster.sh && postgres_cluster_start` first (CI always runs these)"
 
+    /// The server could not be reached or administered.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, without the URL's password.
         public var description: String
     }
 
@@ -85,14 +88,24 @@ public struct TestPostgresCluster: Sendable {
             guard let pipe = popen(line, "r") else { throw TestPostgres.Failure(description: "popen failed") }
             var output = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
+            // To the end of the output, on the descriptor itself: a read that a signal interrupts (EINTR) is tried
+            // again, so the pipe is never closed under a script that is still writing (it would die of SIGPIPE).
+            let descriptor = fileno(pipe)
             while true {
-                let count = fread(&buffer, 1, buffer.count, pipe)
-                if count <= 0 { break }
-                output.append(contentsOf: buffer[0..<count])
+                let count = read(descriptor, &buffer, buffer.count)
+                if count > 0 {
+                    output.append(contentsOf: buffer[0..<count])
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
             }
             return (pclose(pipe), String(decoding: output, as: UTF8.self))
         }
-        guard status == 0 else { throw TestPostgres.Failure(description: "postgres-cluster: \(output)") }
+        guard status == 0 else {
+            throw TestPostgres.Failure(description: "postgres-cluster (wait status \(status)): \(output)")
+        }
         return output
     }
 
@@ -126,6 +139,7 @@ public struct TestPostgresCluster: Sendable {
         _ = try await Self.bash("postgres_cluster_resume", environment: environment)
     }
 
+    /// Stops the cluster at once and removes its files.
     public func stop() async {
         _ = try? await Self.bash("postgres_cluster_stop", environment: environment)
     }

@@ -38,9 +38,9 @@ public struct AppDatabase: Sendable {
         // cache and a history is fine, and it saves an fsync on every commit.
         //
         // The WAL also outlives the process: by default the last connection to close checkpoints it into the
-        // database file (two fsyncs, ~5–30 ms here) and deletes it, so the next run's open writes and fsyncs
-        // a new one. That was most of a short run's wall time. SQLite still checkpoints by itself when the
-        // WAL passes 1,000 pages, and the journal size limit caps what the WAL keeps on disk after that.
+        // database file (two fsyncs) and deletes it, so the next run's open writes and fsyncs a new one: kept, a
+        // short run pays neither (what they cost: BENCHMARKS.md, "Cold start"). SQLite still checkpoints by
+        // itself when the WAL passes 1,000 pages, and the journal size limit caps what the WAL keeps on disk.
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA journal_size_limit = \(walSizeLimit)")
@@ -111,7 +111,14 @@ public struct AppDatabase: Sendable {
 
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode.rawValue)" }
-        return (error as NSError).localizedDescription
+        // Foundation on Linux describes a failed file operation by its Cocoa code alone ("error 512"): the path
+        // and the system's reason are in the error's user info.
+        let error = error as NSError
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? POSIXError {
+            let reason = String(cString: strerror(underlying.code.rawValue))
+            return (error.userInfo[NSFilePathErrorKey] as? String).map { "\($0): \(reason)" } ?? reason
+        }
+        return error.localizedDescription
     }
 
     /// Two processes may open a new database at the same moment: both see no migration applied, one

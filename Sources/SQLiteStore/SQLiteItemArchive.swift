@@ -4,7 +4,8 @@ import GRDB
 import StoreSupport
 
 /// The item archive on SQLite: `archive_item` with its FTS5 index (`archive_fts`, ranked by bm25, the title
-/// weighing most). Written by `SQLiteSeenItemsRepository` (`ArchiveWriter`); this reads, marks and prunes it.
+/// weighing most). Written by `SQLiteSeenItemsRepository` (`ArchiveWriter`); this reads, marks and prunes it,
+/// each call first writing what runs staged (`ArchiveStaging`).
 public struct SQLiteItemArchive: Sendable {
     private let database: AppDatabase
 
@@ -19,8 +20,13 @@ public struct SQLiteItemArchive: Sendable {
     }
 }
 
-extension SQLiteItemArchive: ItemArchiveRepository {
+extension SQLiteItemArchive: StagingItemArchive {
+    public func catchUp() throws(SourceError) -> Int {
+        try ArchiveStaging.catchUp(database)
+    }
+
     public func items(_ query: ArchiveQuery) throws(SourceError) -> ArchivePage {
+        _ = try catchUp()
         let sql = ArchiveSQL(query)
         let rank = sql.match == nil ? "0.0" : "hits.rank"
         let statement = sql.select(Self.columns + ", \(rank) AS rank", after: query.after, limit: query.limit + 1)
@@ -51,6 +57,7 @@ extension SQLiteItemArchive: ItemArchiveRepository {
 
     public func items(withIDs ids: [Int64]) throws(SourceError) -> [ArchivedItem] {
         guard !ids.isEmpty else { return [] }
+        _ = try catchUp()
         return try database.read { db in
             var found: [Int64: ArchivedItem] = [:]
             for chunk in ids.chunks(of: 500) {
@@ -68,6 +75,7 @@ extension SQLiteItemArchive: ItemArchiveRepository {
 
     public func items(of sourceID: String, itemIDs: [String]) throws(SourceError) -> [ArchivedItem] {
         guard !itemIDs.isEmpty else { return [] }
+        _ = try catchUp()
         return try database.read { db in
             var found: [String: ArchivedItem] = [:]
             for chunk in itemIDs.chunks(of: 500) {
@@ -96,6 +104,7 @@ extension SQLiteItemArchive: ItemArchiveRepository {
             if wanted { values.append(date.timeIntervalSince1970) }
         }
         guard !assignments.isEmpty, !ids.isEmpty else { return 0 }
+        _ = try catchUp()
         var changed = 0
         for chunk in ids.chunks(of: Self.batchSize) {
             changed += try database.write { db in
@@ -112,13 +121,15 @@ extension SQLiteItemArchive: ItemArchiveRepository {
     public func markAllRead(_ query: ArchiveQuery, at date: Date) throws(SourceError) -> Int {
         var unread = query
         unread.read = false
+        _ = try catchUp()
         let statement = ArchiveSQL(unread).ids()
         let ids = try database.read { db in try Int64.fetchAll(db, sql: statement.sql, arguments: statement.arguments) }
         return try setState(of: ids, read: true, starred: nil, at: date)
     }
 
     public func stats() throws(SourceError) -> [ArchiveStats] {
-        try database.read { db in
+        _ = try catchUp()
+        return try database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT s.source_id, COUNT(*) AS n, SUM(a.read_at IS NULL) AS unread, SUM(a.starred_at IS NOT NULL) AS starred,
                        MIN(a.first_seen_at) AS oldest, MAX(a.first_seen_at) AS newest
@@ -136,6 +147,7 @@ extension SQLiteItemArchive: ItemArchiveRepository {
     public func prune(
         retention: @Sendable (_ sourceID: String) -> ArchiveRetention, now: Date
     ) throws(SourceError) -> Int {
+        _ = try catchUp()
         let sourceIDs = try database.read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT source_id FROM archive_source ORDER BY source_id")
         }

@@ -3,8 +3,8 @@ extension Schema {
     /// (`archive_source`, apart from the history's keys, so clearing the history keeps the archive), the reader
     /// state (read, starred), and an FTS5 index over its text. `id` is AUTOINCREMENT: an archive id is never
     /// reused, as reader apps remember them, and the rows a batch inserted are those above the highest id before
-    /// it: `ArchiveWriter` indexes them with one statement (FTS5 flushes its pending terms at every statement, so a
-    /// trigger per inserted row cost four times as much). Triggers keep the index when a row goes, and when an
+    /// it: `ArchiveWriter` indexes them with one statement, as FTS5 flushes its pending terms at every statement (a
+    /// trigger per row: BENCHMARKS.md, "Figures behind the code"). Triggers keep the index when a row goes, and when an
     /// update changed its text (only then: seeing an item again does not touch the index). `archive_batch` knows a
     /// large batch archived whole by the digest of its content (`ArchiveWriter`).
     /// Added to every store, new or old: `current` stays what v4 left.
@@ -58,5 +58,19 @@ extension Schema {
             INSERT INTO archive_fts (rowid, title, subtitle, body, url)
                 VALUES (new.id, new.title, new.subtitle, new.body, new.url);
         END;
+        """
+}
+
+extension Schema {
+    /// The archive's staging area (`ArchiveStaging`): large batches as rows of encoded items, exploded into
+    /// `archive_item` and its index by the next reader of the archive or a long-running front end's upkeep.
+    static let v7ArchiveStaging = """
+        CREATE TABLE archive_staged (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_key INTEGER NOT NULL,
+            seen_at REAL NOT NULL,
+            items BLOB NOT NULL
+        );
+        CREATE INDEX archive_staged_source ON archive_staged(source_key);
         """
 }

@@ -165,8 +165,8 @@ enum Schema {
         """
 
     /// The item history keyed by a small integer per source identity (`history_source`) instead of repeating
-    /// the source id and its 32-character fingerprint in every row: the rows and the B-tree are a third of
-    /// the size, and recording a million ids costs ~40 % less CPU (BENCHMARKS.md, "The item history").
+    /// the source id and its 32-character fingerprint in every row, so rows and B-tree stay small (what it saves:
+    /// BENCHMARKS.md, "The item history").
     /// History carried over without a fingerprint (v2) keeps it empty here, and is adopted as before.
     static let v4HistorySourceKeys = """
         CREATE TABLE history_source (

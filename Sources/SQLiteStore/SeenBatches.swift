@@ -4,9 +4,8 @@ import GRDB
 
 /// The digests of large batches of item ids recorded whole in the history (`seen_batch`, migration
 /// "v5-seen-batches"). A run that reads the same items again (a file, an answer) hands the history the same
-/// batches, and looking up a batch's digest is one B-tree lookup instead of one per id: recording a 200,000-line
-/// file that the history already held cost ~1 G instructions of lookups (BENCHMARKS.md, "Batches known by their
-/// digest").
+/// batches, and looking up a batch's digest is one B-tree lookup instead of one per id (what the lookups cost:
+/// BENCHMARKS.md, "Batches known by their digest").
 ///
 /// A row says that every id of its batch is in `seen_item` under its source key. It is written in the
 /// transaction that inserts them and removed with them (`HistorySources.forget`, the only place history rows are

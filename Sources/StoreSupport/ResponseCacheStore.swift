@@ -6,11 +6,13 @@ import Foundation
 /// Keys are made by the HTTP layer (`ResponseCacheKey`) and never contain a secret; a stored response holds
 /// no request data at all (no URL, no request headers), only what the server answered.
 public protocol ResponseCacheStore: Sendable {
+    /// The entry for `key`, fresh or not; nil when there is none.
     func response(forKey key: String) throws(SourceError) -> StoredResponse?
     /// Inserts or replaces the entry for `key`, owned by `sourceID` (for `cache stats|clear --source`).
     func store(_ response: StoredResponse, forKey key: String, sourceID: String) throws(SourceError)
     /// A 304 confirmed the stored body: only the freshness changes.
     func refresh(key: String, storedAt: Date, expiresAt: Date) throws(SourceError)
+    /// Removes the entry for `key`, if there is one (a `no-store` answer).
     func removeResponse(forKey key: String) throws(SourceError)
 }
 
@@ -18,18 +20,23 @@ public protocol ResponseCacheStore: Sendable {
 public struct StoredResponse: Sendable, Hashable {
     /// One response header field.
     public struct Header: Sendable, Hashable, Codable {
+        /// The field's name, as the server sent it.
         public var name: String
+        /// The field's value.
         public var value: String
 
+        /// A field named `name` with `value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The HTTP status the server answered with.
     public var status: Int
     /// The response's headers, minus any that set or carry credentials (`Set-Cookie`).
     public var headers: [Header]
+    /// The body, whole.
     public var body: Data
     /// When the body was received or last confirmed by a 304.
     public var storedAt: Date
@@ -37,6 +44,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// `max-age`).
     public var expiresAt: Date
 
+    /// A stored response.
     public init(status: Int, headers: [Header], body: Data, storedAt: Date, expiresAt: Date) {
         self.status = status
         self.headers = headers
@@ -50,5 +58,6 @@ public struct StoredResponse: Sendable, Hashable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// Whether the response may answer at `date` without asking the server (before `expiresAt`).
     public func isFresh(at date: Date) -> Bool { date < expiresAt }
 }

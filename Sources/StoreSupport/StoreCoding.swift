@@ -16,6 +16,8 @@ public enum StoreCoding {
         }
     }
 
+    /// The items of a last good copy written by ``encodeItems(_:of:)``; an unreadable copy is an `io` error naming
+    /// `sourceID`.
     public static func decodeItems(_ data: Data, of sourceID: String) throws(SourceError) -> [Item] {
         do {
             return try JSONDecoder().decode([StoredItemDTO].self, from: data).map { $0.toDomain() }
@@ -29,10 +31,12 @@ public enum StoreCoding {
         (try? JSONDecoder().decode([StoredItemDTO].self, from: data))?.count ?? 0
     }
 
+    /// A response's headers as stored (a JSON array of name/value pairs).
     public static func encodeHeaders(_ headers: [StoredResponse.Header]) -> String {
         String(decoding: (try? JSONEncoder().encode(headers)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
+    /// Headers written by ``encodeHeaders(_:)``; none when the text is unreadable.
     public static func decodeHeaders(_ text: String) -> [StoredResponse.Header] {
         (try? JSONDecoder().decode([StoredResponse.Header].self, from: Data(text.utf8))) ?? []
     }

@@ -15,19 +15,26 @@ public protocol StoreMaintaining: Sendable {
 public enum StoreMaintenance {
     /// One source's share of the store.
     public struct SourceStats: Sendable, Hashable {
+        /// The source's manifest id.
         public var sourceID: String
+        /// Responses stored for it.
         public var responses: Int
+        /// Those of its responses that are still fresh.
         public var freshResponses: Int
+        /// The bytes its responses take (bodies and headers).
         public var bytes: Int
         /// When the oldest stored response was received or last confirmed.
         public var oldestResponse: Date?
+        /// When the newest stored response was received or last confirmed.
         public var newestResponse: Date?
         /// Items in the last good copies (all variants).
         public var snapshotItems: Int
+        /// When its last good copy was saved, if it has one.
         public var snapshotSavedAt: Date?
         /// Items in the `--new` history.
         public var historyItems: Int
 
+        /// Statistics as a store computes them; counts default to 0.
         public init(
             sourceID: String, responses: Int = 0, freshResponses: Int = 0, bytes: Int = 0, oldestResponse: Date? = nil,
             newestResponse: Date? = nil, snapshotItems: Int = 0, snapshotSavedAt: Date? = nil, historyItems: Int = 0
@@ -46,10 +53,14 @@ public enum StoreMaintenance {
 
     /// What a clear removed.
     public struct Removed: Sendable, Hashable {
+        /// Stored responses removed.
         public var responses = 0
+        /// Last good copies removed.
         public var snapshots = 0
+        /// Item ids removed from the `--new` history.
         public var historyItems = 0
 
+        /// Counts of what was removed.
         public init(responses: Int = 0, snapshots: Int = 0, historyItems: Int = 0) {
             self.responses = responses
             self.snapshots = snapshots

@@ -16,9 +16,9 @@ public struct PluginDeclaration: Sendable, Hashable {
     /// The most 64 KiB pages the plugin's memory may grow to.
     public var memoryPages: Int
 
-    /// A hundred billion operators: forty times what the Rust example spends mapping 10,000 records (BENCHMARKS.md,
-    /// "WebAssembly plugins"). The source's `timeoutSeconds` is the tighter bound for most runs (`PluginFuelBudget`); this one
-    /// is the same on every machine.
+    /// The fuel a plugin without `fuel` gets: a hundred billion operators, a bound that is the same on every machine.
+    /// The source's `timeoutSeconds` is the tighter bound for most runs (`PluginFuelBudget`). (How it was chosen:
+    /// BENCHMARKS.md, "WebAssembly plugins".)
     public static let defaultFuel: UInt64 = 100_000_000_000
     /// 256 pages: 16 MiB of guest memory.
     public static let defaultMemoryPages = 256

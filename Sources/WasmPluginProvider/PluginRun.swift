@@ -42,9 +42,11 @@ final class PluginRun {
         }
     }
 
-    /// WebAssembly operators WasmKit's interpreter runs in a second on a loaded 2-core machine (BENCHMARKS.md,
-    /// "WebAssembly plugins"): a faster machine burns its time's fuel before the deadline, a slower one after.
-    /// A debug build's interpreter (WasmKit at -Onone, as the tests build it) is some 200 times slower.
+    /// The rate at which a source's time left is turned into fuel: a plugin gets no more fuel at a time than this
+    /// many operators a second of what is left, so one that loops without calling the host stops at about its
+    /// deadline. A faster machine burns its time's fuel before the deadline, a slower one after; a debug build's
+    /// interpreter (WasmKit at -Onone, as the tests build it) gets a rate of its own. (The rates measured:
+    /// BENCHMARKS.md, "WebAssembly plugins".)
     #if DEBUG
     static let fuelPerSecond: UInt64 = 1_000_000
     #else

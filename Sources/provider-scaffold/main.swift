@@ -5,8 +5,8 @@ import ProviderScaffold
 //   provider-scaffold PACKAGE_DIR NAME CAPABILITY [PROVIDER_NAME] [--standalone DIR [--url URL] [--from VERSION]]
 // The plugin parses the user's arguments; this writes the files and prints the next steps. It can also be run
 // directly (`swift run provider-scaffold . "Hacker News" records`) where plugins are unavailable. With --standalone it
-// writes a package of its own into DIR, depending on aggregate at URL (default: PACKAGE_DIR) from VERSION (default:
-// this version).
+// writes a package of its own into DIR, depending on the checkout PACKAGE_DIR by path, or, given --url or --from, on
+// aggregate at URL (default: PACKAGE_DIR) from VERSION (default: this version).
 var arguments = Array(CommandLine.arguments.dropFirst())
 /// Takes `--name VALUE` out of `arguments`, returning VALUE.
 func extractOption(_ name: String, from arguments: inout [String]) -> String? {
@@ -27,10 +27,8 @@ do throws(ScaffoldError) {
     let scaffold = Scaffold(name: name, capability: try Capability(parsing: arguments[2]))
     let summary = "the \(scaffold.capability.rawValue) provider \"\(name.providerName)\" (\(scaffold.capability.repositoryProtocol))"
     if let standalone {
-        let packagePath = URL(fileURLWithPath: arguments[0]).standardizedFileURL.path
-        let package = StandalonePackage(scaffold: scaffold, dependency: AggregateDependency(
-            url: url ?? "file://" + (packagePath.hasSuffix("/") ? String(packagePath.dropLast()) : packagePath),
-            version: version ?? AggregateDependency.currentVersion))
+        let package = StandalonePackage(scaffold: scaffold, dependency: .forScaffold(
+            checkoutPath: arguments[0], url: url, version: version))
         let written = try package.write(into: URL(fileURLWithPath: standalone))
         print("Created the package \(package.packageName) in \(standalone) with \(summary):")
         for path in written { print("  \(path)") }

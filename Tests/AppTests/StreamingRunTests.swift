@@ -24,6 +24,29 @@ private struct BatchesSource: ItemSource {
     }
 }
 
+/// Keeps each source's first item in its report, as serve's output keeps only the items it announces, and notes the
+/// new ids it was told.
+private final class KeepsFirst: RunOutput {
+    let told = Mutex<[String: Set<String>?]>([:])
+    private let pending = Mutex<[Item]>([])
+
+    func write(_ items: [Item], of source: SourceDescriptor, more: Bool) {
+        pending.withLock { $0.append(contentsOf: items) }
+    }
+
+    func finish(_ source: SourceReport, newItemIDs: Set<String>?) -> SourceReport {
+        let items = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        told.withLock { $0[source.id] = newItemIDs }
+        var report = source
+        report.items = Array(items.prefix(1))
+        report.streamedItemCount = items.count - report.items.count
+        return report
+    }
+}
+
 /// What the stream writes, in order.
 private final class Written: Sendable {
     private let lines = Mutex<[String]>([])
@@ -48,7 +71,7 @@ struct StreamingRunTests {
     /// One streamed run of `sources` (id → source), its items as written and its outcome.
     private func run(
         _ sources: [(id: String, source: any ItemSource)], storage: RunStorage, newOnly: Bool = false,
-        registered: Set<String> = []
+        registered: Set<String> = [], markNew: Bool = false, output: (any RunOutput)? = nil
     ) async -> (written: [String], outcome: RunStorage.Outcome) {
         let written = Written()
         let plan = sources.map { PlannedSource(descriptor: descriptor($0.id), plan: .load($0.source)) }
@@ -56,8 +79,8 @@ struct StreamingRunTests {
             _ = storage.services(for: manifestSource(source.id, ttl: 0), identity: .testing(source.id))
         }
         let stream = StreamingRun(
-            sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly,
-            output: StreamedOutput { source, items, _ in written.append(source.id, items) })
+            sources: plan.map(\.descriptor), storage: storage, query: nil, newOnly: newOnly, markNew: markNew,
+            output: output ?? StreamedOutput { source, items, _ in written.append(source.id, items) })
         let loaded = await AggregateSourcesUseCase().execute(plan, stream: stream)
         let outcome = await withCheckedContinuation { continuation in  // waits for the output and history threads
             stream.outcome(loaded) { continuation.resume(returning: $0) }
@@ -81,6 +104,18 @@ struct StreamingRunTests {
         #expect(written == ["slow:a", "slow:b", "slow:c", "fast:x", "fast:y"])
         #expect(outcome.report.sources.map(\.itemCount) == [3, 2])
         #expect(outcome.report.sources.allSatisfy { $0.items.isEmpty })
+    }
+
+    @Test("a run that learns which items are new keeps in its outcome the new ids of the items its output kept")
+    func newIDsOfKeptItems() async {
+        let storage = RunStorage(store: .sqlite(database))
+        _ = await run([("feed", BatchesSource(batches: [["1"]]))], storage: storage, markNew: true)
+        let output = KeepsFirst()
+        let (_, outcome) = await run(
+            [("feed", BatchesSource(batches: [["2", "1"], ["3"]]))], storage: storage, markNew: true, output: output)
+        #expect(output.told.withLock { $0["feed"] } == ["2", "3"], "the output is told every new id")
+        // Serve's output keeps a few items of a source's thousands: the run holds no more ids than those till it ends.
+        #expect(outcome.newItemIDs["feed"] == ["2"])
     }
 
     @Test("streamed items are recorded in the history, so a later --new run shows only new ones")

@@ -41,23 +41,39 @@ struct CurlHTTPClientTests {
 
     @Test("an answered request lets go of its completion (a source's items) at once, not at the attempt's timeout")
     func completionReleased() async throws {
-        final class Held: Sendable {}
+        /// Says when it is freed: the event the test waits for.
+        final class Held: Sendable {
+            let freed: @Sendable () -> Void
+            init(freed: @escaping @Sendable () -> Void) { self.freed = freed }
+            deinit { freed() }
+        }
         let server = try await FixtureServer.start()
         server.route("/x", .json("{}"))
-        weak var released: Held?
+        let (freed, signal) = AsyncStream<Void>.makeStream()
         do {
-            let held = Held()
-            released = held
+            let held = Held { signal.finish() }
+            // An hour's deadline: a completion kept by the attempt's timer would outlive the wait below.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                makeClient().fetch(.get(server.baseURL, path: "/x"), cancellation: deadlineToken(SourceRunner.roomyTimeout)) { _ in
+                makeClient().fetch(.get(server.baseURL, path: "/x"), cancellation: deadlineToken(3_600)) { _ in
                     withExtendedLifetime(held) { continuation.resume() }
                 }
             }
         }
-        // The completion returns on a pool thread just after resuming us: give it that moment (the attempt's
-        // timer, which kept it before, waits the roomy timeout).
-        for _ in 0..<4_800 where released != nil { try await Task.sleep(for: .milliseconds(25)) }
-        #expect(released == nil, "the completion outlived the exchange's answer")
+        // The completion returns on a pool thread just after resuming us; its end frees `held`.
+        let released = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in freed {}
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(120))  // the bound of the wait, far under the deadline above
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        #expect(released, "the completion outlived the exchange's answer")
         await server.stop()
     }
 

@@ -32,6 +32,10 @@ struct SharedTransportTests {
     @Test("40 sources under a limit of 4 open at most 4 connections, not one per source")
     func connectionsFollowTheLimit() async throws {
         let server = try await server(delay: 0.05)
+        // libcurl's cache of idle connections is the process's, shared with the suites running beside this one, and
+        // when it is full the oldest idle connection is closed: made larger than they can fill, so that none of this
+        // test's connections is closed for theirs (it only grows).
+        _ = LiveHTTPClientFactory(network: NetworkEnvironment([:]), requestSlots: RequestSlots(limit: 4_096))
         let factory = LiveHTTPClientFactory(network: NetworkEnvironment([:]), requestSlots: RequestSlots(limit: 4))
         let clients = (0..<40).map { index in
             factory.makeClient(HTTPClientConfiguration(

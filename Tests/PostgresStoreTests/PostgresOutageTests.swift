@@ -18,7 +18,7 @@ struct PostgresOutageTests {
             let before = try await blocking { try database.describe().migrations }
             try await cluster.pause()
             let away = try await blocking { () -> SourceError? in
-                do {
+                do throws(SourceError) {
                     _ = try database.describe()
                     return nil
                 } catch {

@@ -18,6 +18,31 @@ struct StandalonePackageEndToEndTests {
         ("Note Feed", .feed),
     ]
 
+    /// docs/EXTENDING.md's steps from a clone without tags: `new-provider --standalone` in it asks for the checkout by
+    /// path, so SwiftPM finds aggregate's products with no release tag anywhere. (The copy is not even a git repository;
+    /// a `from:` dependency on it could not resolve.) Resolving only: the build is the test above's.
+    @Test("a package scaffolded from a checkout without tags resolves aggregate's products",
+          .enabled(if: ProcessInfo.processInfo.environment["AGGREGATE_SKIP_SCAFFOLD_BUILD"] == nil),
+          .timeLimit(.minutes(20)))
+    func pathDependencyWithoutTags() async throws {
+        let checkout = try PackageCopy()
+        defer { checkout.remove() }
+        let scaffold = Scaffold(name: try ProviderName("Acme"), capability: .records)
+        let package = StandalonePackage(scaffold: scaffold, dependency: .forScaffold(
+            checkoutPath: checkout.root.path, url: nil, version: nil))
+        let directory = checkout.temporary.appendingPathComponent("acme")
+        try package.write(into: directory)
+
+        // Loads the whole graph: a product the manifest names that aggregate lacks would fail it.
+        let resolved = try await checkout.swift(["package", "show-dependencies", "--format", "json"], in: directory)
+        try #require(resolved.status == 0, "\(resolved.stderr.suffix(4000))")
+        let graph = try #require(try JSONSerialization.jsonObject(with: Data(resolved.stdout.utf8)) as? [String: Any])
+        let dependencies = try #require(graph["dependencies"] as? [[String: Any]])
+        #expect(dependencies.count == 1)
+        #expect(dependencies.first?["identity"] as? String == "aggregate")
+        #expect(dependencies.first?["path"] as? String == checkout.root.path)
+    }
+
     @Test("a package depending on a tagged release passes the conformance kit and its aggregate runs its provider",
           .enabled(if: ProcessInfo.processInfo.environment["AGGREGATE_SKIP_SCAFFOLD_BUILD"] == nil),
           .timeLimit(.minutes(40)))

@@ -8,7 +8,8 @@ import Testing
 struct StandalonePackageTests {
     static let example = PackageCopy.original.appendingPathComponent("Examples/ExternalProvider")
     /// Examples/ExternalProvider's dependency: the placeholder a provider author replaces with where they get aggregate.
-    static let exampleDependency = AggregateDependency(url: "https://example.com/aggregate.git", version: "0.9.0")
+    static let exampleDependency = AggregateDependency(
+        url: "https://example.com/aggregate.git", version: AggregateDependency.currentVersion)
 
     static func package(_ names: [(String, Capability)] = [("Tech Digest", .records)]) throws -> StandalonePackage {
         let scaffolds = try names.map { Scaffold(name: try ProviderName($0.0), capability: $0.1) }
@@ -41,12 +42,33 @@ struct StandalonePackageTests {
     @Test("the manifest depends on aggregate by version and names its products by the URL's package")
     func versionedDependency() throws {
         let manifest = try #require(try Self.package().files.first { $0.path == "Package.swift" }).contents
-        #expect(manifest.contains(#".package(url: "https://example.com/aggregate.git", from: "0.9.0")"#))
+        #expect(manifest.contains(#".package(url: "https://example.com/aggregate.git", from: "\#(ToolVersion.current)")"#))
         #expect(!manifest.contains("path:") && !manifest.contains("branch:") && !manifest.contains("unsafeFlags"))
         for product in ["ProviderKit", "ProviderTesting", "AggregateCLI"] {
             #expect(manifest.contains(#".product(name: "\#(product)", package: "aggregate")"#), "\(product)")
         }
         #expect(AggregateDependency(url: "file:///home/me/src/aggregate-fork", version: "1.0.0").packageIdentity == "aggregate-fork")
+    }
+
+    @Test("from a checkout, the scaffold asks for it by path (no tag needed); --url or --from ask by version")
+    func dependencyForTheScaffold() throws {
+        let byPath = AggregateDependency.forScaffold(checkoutPath: "/home/me/src/aggregate/", url: nil, version: nil)
+        #expect(byPath.requirement == .path("/home/me/src/aggregate"))
+        let scaffold = Scaffold(name: try ProviderName("Acme"), capability: .records)
+        let package = StandalonePackage(scaffold: scaffold, dependency: byPath)
+        let manifest = try #require(package.files.first { $0.path == "Package.swift" }).contents
+        #expect(manifest.contains(#".package(path: "/home/me/src/aggregate"),"#))
+        #expect(!manifest.contains(#"from: ""#) && !manifest.contains(#".package(url: ""#))
+        for product in ["ProviderKit", "ProviderTesting", "AggregateCLI"] {
+            #expect(manifest.contains(#".product(name: "\#(product)", package: "aggregate")"#), "\(product)")
+        }
+        let readme = try #require(package.files.first { $0.path == "README.md" }).contents
+        #expect(readme.contains("by path") && readme.contains(#"from: "\#(ToolVersion.current)""#))
+
+        #expect(AggregateDependency.forScaffold(checkoutPath: "/src/aggregate", url: "https://example.com/aggregate.git", version: nil)
+            .requirement == .version(url: "https://example.com/aggregate.git", from: ToolVersion.current))
+        #expect(AggregateDependency.forScaffold(checkoutPath: "/src/aggregate", url: nil, version: "0.10.1")
+            .requirement == .version(url: "file:///src/aggregate", from: "0.10.1"))
     }
 
     @Test("the executable is aggregate's command line with every provider of the package added")

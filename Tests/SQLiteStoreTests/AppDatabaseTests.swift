@@ -83,6 +83,18 @@ struct AppDatabaseTests {
         #expect(try directory.files().allSatisfy { !$0.contains("corrupt") })
     }
 
+    @Test("a store whose directory cannot be made is none, and the warning names the path and the system's reason")
+    func directoryNotMade() async throws {
+        let directory = try ScratchDirectory.Folder("aggregate-store")
+        let file = directory.url.appendingPathComponent("file")
+        try Data().write(to: file)
+        let url = file.appendingPathComponent("home/aggregate.sqlite")
+        let (database, warnings) = await onOwnThread { AppDatabase.openRecovering(at: url) }
+        #expect(database == nil)
+        #expect(warnings == ["the store at \(url.path) cannot be used (\(file.path)/home: Not a directory); "
+            + "running without cache and history"])
+    }
+
     @Test("runs creating the store at the same moment all open it: switching to WAL is retried, not failed")
     func simultaneousCreation() async throws {
         for _ in 0..<10 {

@@ -61,7 +61,7 @@ struct HistoryMigrationTests {
         #expect(outcome.5 == 5)
         #expect(outcome.6 == SeenItems(unseen: ["1"], isFirstRun: true))
         #expect(outcome.7 == SeenItems(unseen: [], isFirstRun: false))
-        #expect(outcome.8 == "v6-archive")
+        #expect(outcome.8 == "v7-archive-staging")
     }
 
     @Test("a v3 store without history upgrades to an empty history that works")
@@ -99,7 +99,7 @@ struct HistoryMigrationTests {
                     try history.recordSeen(by: .testing("a"), itemIDs: ids + ["row-new", "row-newer"], at: Date()),
                     try history.recordSeen(by: .testing("b"), itemIDs: ["x", "y"], at: Date()))
         }
-        #expect(outcome.0 == "v6-archive")
+        #expect(outcome.0 == "v7-archive-staging")
         #expect(outcome.1.map(\.0) == ["a", "b"])
         #expect(outcome.1.map(\.1) == [ids.count, 1], "every row carried over")
         #expect(outcome.2 == 1)
@@ -151,6 +151,6 @@ struct HistoryMigrationTests {
         for (index, shape) in upgraded.enumerated() {
             #expect(shape == fresh, "a store of release step \(index + 1), upgraded, differs from a new one")
         }
-        #expect(versions.allSatisfy { $0 == "v6-archive" })
+        #expect(versions.allSatisfy { $0 == "v7-archive-staging" })
     }
 }

@@ -1,11 +1,53 @@
 import App
 import Domain
 import Foundation
+import Logging
 @testable import Server
+import Synchronization
 import Testing
+
+/// Keeps the messages logged at `info` or above.
+private struct CapturedLog: LogHandler {
+    final class Lines: Sendable {
+        let all = Mutex<[String]>([])
+    }
+    let lines = Lines()
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.all.withLock { $0.append(event.message.description) }
+    }
+}
 
 @Suite("ServeState: it announces and marks the items the engine says are new, and works out none itself")
 struct ServeStateTests {
+    @Test("it says it is ready once every served source finished a cycle, and again when a reload added one that did")
+    func readiness() {
+        let handler = CapturedLog()
+        let state = ServeState(
+            sources: ["a", "b"], events: EventLog(), metrics: ServeMetrics(), logger: Logger(label: "t") { _ in handler })
+        let readyLines = { handler.lines.all.withLock { $0.filter { $0.hasPrefix("serve: ready:") } } }
+        state.watch(didFinish: report("a", ["1"]), next: nil, news: .none)
+        #expect(readyLines().isEmpty && !state.isReady)
+        state.watch(didFinish: report("b", ["2"]), next: nil, news: .none)
+        #expect(readyLines() == ["serve: ready: every source finished a cycle (2 sources); /readyz answers 200"])
+        #expect(state.isReady)
+        state.watch(didFinish: report("a", ["1"]), next: nil, news: .none)
+        #expect(readyLines().count == 1, "said once, not at every later cycle")
+
+        state.reloaded(sources: ["a", "b", "c"])
+        #expect(!state.isReady)
+        state.watch(didFinish: report("c", ["3"]), next: nil, news: .none)
+        #expect(readyLines().count == 2 && readyLines().last?.contains("(3 sources)") == true)
+        #expect(state.isReady)
+    }
+
     private func report(_ source: String, _ ids: [String], status: SourceStatus = .ok) -> SourceReport {
         SourceReport(
             descriptor: SourceDescriptor(id: source, provider: "files", timeoutSeconds: 10, concurrency: 1), status: status,

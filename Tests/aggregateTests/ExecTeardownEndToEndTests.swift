@@ -29,9 +29,13 @@ struct ExecTeardownEndToEndTests {
         """
     }
 
+    /// The timeout and the deadline below: the program must have started and recorded its group before either
+    /// ends it, which on a loaded machine can take seconds; the test waits this long whatever the load.
+    static let startRoom = 10
+
     @Test("after a source's timeout, no process of the program's group is left when aggregate exits")
     func sourceTimeout() async throws {
-        let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: 1), files: ["waits.sh": Self.script])
+        let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: Self.startRoom), files: ["waits.sh": Self.script])
         let result = try await Aggregate.run(["--format", "json", "--manifest", sandbox.manifestPath])
         let pgid = try #require(await programGroup(in: sandbox))
         #expect(!processGroupExists(pgid))
@@ -42,7 +46,7 @@ struct ExecTeardownEndToEndTests {
     @Test("after the run's --deadline, no process of the program's group is left when aggregate exits")
     func runDeadline() async throws {
         let sandbox = try Sandbox(manifest: Self.manifest(timeoutSeconds: 3600), files: ["waits.sh": Self.script])
-        let result = try await Aggregate.run(["--format", "json", "--deadline", "1", "--manifest", sandbox.manifestPath])
+        let result = try await Aggregate.run(["--format", "json", "--deadline", "\(Self.startRoom)", "--manifest", sandbox.manifestPath])
         let pgid = try #require(await programGroup(in: sandbox))
         #expect(!processGroupExists(pgid))
         #expect(result.status == 1)

@@ -77,22 +77,19 @@ struct FleetServeEndToEndTests {
         let workers = try (0..<2).map { _ in try Self.start(["worker", "--claim-seconds", "30"], fleet: fleet) }
         let ran = try await eventually(within: 120) { server.requests.count == count }
         #expect(ran, "every source ran once")
-        let replicas = try (0..<2).map { _ in try Self.start(["serve", "--no-worker", "--listen", "127.0.0.1:0"], fleet: fleet) }
+        let replicas = try (0..<2).map { _ in
+            try Self.start(["serve", "--no-worker", "--listen", "127.0.0.1:0", "--verbose"], fleet: fleet)
+        }
         var bases: [String] = []
         for replica in replicas {
             let port = try #require(await ServeCommandTests.port(of: replica))
             bases.append("http://127.0.0.1:\(port)")
         }
-        var ready = true
-        for base in bases {
-            var status = 0
-            for _ in 0..<2_400 where status != 200 {
-                status = try await Self.get("\(base)/readyz").status
-                if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            ready = ready && status == 200
+        for (replica, base) in zip(replicas, bases) {
+            let ready = await replica.waitFor { _, stderr in stderr.contains("serve: ready: every source finished a cycle") }
+            #expect(ready, "each replica read every source's report from the store")
+            #expect(try await Self.get("\(base)/readyz").status == 200)
         }
-        #expect(ready, "each replica read every source's report from the store")
         let first = try await Self.get("\(bases[0])/api/report")
         let second = try await Self.get("\(bases[1])/api/report")
         // Each replica announces the items the workers' history found new (all, the sources' first run), once.

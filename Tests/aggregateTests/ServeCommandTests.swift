@@ -48,11 +48,8 @@ struct ServeCommandTests {
         var request = HTTPRequest(url: base.appending(path: "api/report"))
         #expect(try await LoopbackClient.send(request).status == 401)
         request.headers["Authorization"] = "Bearer \(secret)"
-        var ready = false
-        for _ in 0..<2_400 where !ready {
-            ready = try await LoopbackClient.send(HTTPRequest(url: base.appending(path: "readyz"))).status == 200
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        #expect(await process.waitFor { _, stderr in stderr.contains("serve: ready: every source finished a cycle (1 source)") })
+        #expect(try await LoopbackClient.send(HTTPRequest(url: base.appending(path: "readyz"))).status == 200)
         let report = try await LoopbackClient.send(request)
         #expect(report.status == 200)
         #expect(report.text.contains(#""id":"n1""#))

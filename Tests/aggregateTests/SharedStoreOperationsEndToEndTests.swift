@@ -213,13 +213,19 @@ struct SharedStoreWatchEndToEndTests {
         #expect(!lines.contains("news/a"), "claimed before the watches started")
     }
 
-    /// Whether one of `watches` printed `marker` within 60 s (polled: a wait on one of them cannot be called off).
+    /// Whether one of `watches` printed `marker`: the first to print it ends the wait and calls off the others'
+    /// waits; false when all their output ended without it (each watch stops after 120 s).
     private static func eitherPrints(_ marker: String, _ watches: [LiveProcess]) async -> Bool {
-        for _ in 0..<600 {
-            for watch in watches where await printed(marker, by: watch) { return true }
-            try? await Task.sleep(for: .milliseconds(100))
+        await withTaskGroup(of: Bool.self) { group in
+            for watch in watches {
+                group.addTask { await watch.waitFor { stdout, _ in stdout.contains(marker) } }
+            }
+            for await printed in group where printed {
+                group.cancelAll()
+                return true
+            }
+            return false
         }
-        return false
     }
 
     /// The finishes of the source `news` a `--verbose` watch has reported so far.
@@ -234,14 +240,5 @@ struct SharedStoreWatchEndToEndTests {
 
     private static func finishCount(_ stderr: String) -> Int {
         stderr.components(separatedBy: "aggregate: news: ok,").count - 1
-    }
-
-    private static func printed(_ marker: String, by watch: LiveProcess) async -> Bool {
-        let seen = Mutex(false)
-        _ = await watch.waitFor { stdout, _ in
-            seen.withLock { $0 = stdout.contains(marker) }
-            return true
-        }
-        return seen.withLock { $0 }
     }
 }

@@ -89,7 +89,7 @@ struct WorkerCommand: ParsableCommand {
     }
 
     func run() throws {
-        MallocArenas.limitForServer()
+        ServerMemory.configure()
         Terminal.ignoreBrokenPipes()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)

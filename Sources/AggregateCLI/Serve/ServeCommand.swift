@@ -70,7 +70,7 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         Terminal.ignoreBrokenPipes()
-        MallocArenas.limitForServer()
+        ServerMemory.configure()
         let logger = Logger(label: "aggregate") { label in
             StandardErrorLogHandler(label: label, level: verbose ? .info : .warning)
         }

@@ -84,7 +84,7 @@ public final class FleetWorker: Sendable {
     /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
     private let cancellation = CancellationToken()
     /// Keeps the archive's retention in the background (after runs, at most every few hours).
-    private let pruning = ArchivePruning()
+    private let upkeep = ArchiveUpkeep()
 
     public init(container: AppDIContainer, options: Options, observers: [any FleetObserver] = []) {
         state = Mutex(State(container: container))
@@ -246,7 +246,7 @@ public final class FleetWorker: Sendable {
                 state.finished.append(Batch(claims: batch, outcome: outcome))
             }
             wake.signal()
-            pruning.afterRun(in: container, now: Date())
+            upkeep.afterRun(in: container, now: Date())
         }
         var request = RunRequest(selection: claims.map(\.id))
         request.claimed = true

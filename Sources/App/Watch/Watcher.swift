@@ -72,7 +72,7 @@ public final class Watcher: Sendable {
     private let clock: any WatchClock
     private let state: Mutex<State>
     private let newness = ItemNewness()
-    private let pruning = ArchivePruning()
+    private let upkeep = ArchiveUpkeep()
     /// Cancels the runs in flight when the watch stops.
     private let cancellation = CancellationToken()
 
@@ -223,7 +223,7 @@ public final class Watcher: Sendable {
             return (nexts, stopped, state.isStopping ? nil : state.schedule.nextWake, state.timerGeneration, state.isStopping,
                     state.container)
         }
-        if !stopping { pruning.afterRun(in: container, now: Date()) }
+        if !stopping { upkeep.afterRun(in: container, now: Date()) }
         // A source the watch's own stop cut short (it reports `timeout`) is no news of the source.
         for (report, next) in zip(outcome.report.sources, nexts) where !(stopping && report.status == .timeout) {
             let news = options.items != .all ? NewItems.none : newness.news(

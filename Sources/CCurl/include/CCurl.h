@@ -18,6 +18,12 @@
 
 #include <curl/curl.h>
 
+#if defined(__linux__)
+// HTTPClientLive's loop waits on the sockets libcurl names with epoll, and is woken through an eventfd.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
+
 // MARK: - Easy handle options
 CURLcode aggregate_curl_easy_setopt_long(CURL *easy, CURLoption option, long value);
 CURLcode aggregate_curl_easy_setopt_off_t(CURL *easy, CURLoption option, curl_off_t value);
@@ -41,6 +47,10 @@ CURLcode aggregate_curl_easy_getinfo_pointer(CURL *easy, CURLINFO info, void **v
 // MARK: - Multi handle options
 CURLMcode aggregate_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode aggregate_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value);
+/// `CURLMOPT_SOCKETFUNCTION`: which sockets to watch, and for what.
+CURLMcode aggregate_curl_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback callback);
+/// `CURLMOPT_TIMERFUNCTION`: when libcurl next needs `curl_multi_socket_action(…, CURL_SOCKET_TIMEOUT, …)`.
+CURLMcode aggregate_curl_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback callback);
 
 // MARK: - Messages
 /// The result of a finished transfer (`CURLMsg.data.result`, a member of an anonymous union).

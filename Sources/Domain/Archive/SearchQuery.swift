@@ -26,14 +26,19 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
 
     /// The longest query text accepted, and the most terms.
     public static let maxLength = 256
+    /// See `maxLength`.
     public static let maxTerms = 32
 
+    /// Why a query text is not one, in words for the user.
     public struct SyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong with the text.
         public var message: String
+        /// The ``message``.
         public var description: String { message }
         init(_ message: String) { self.message = message }
     }
 
+    /// Parses `text`; throws when it is too long, has too many terms, or is malformed.
     public init(_ text: String) throws(SyntaxError) {
         guard text.count <= Self.maxLength else {
             throw SyntaxError("the query is longer than \(Self.maxLength) characters")

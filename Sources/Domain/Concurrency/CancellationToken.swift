@@ -79,10 +79,12 @@ public final class CancellationToken: Sendable {
         return end > now ? Double(end - now) / 1e9 : 0
     }
 
+    /// Whether the token was cancelled: by its deadline, the run, or a caller.
     public var isCancelled: Bool {
         state.withLock { $0.isCancelled }
     }
 
+    /// Cancels the token and runs its handlers once; later calls do nothing.
     public func cancel() {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.isCancelled else { return [] }

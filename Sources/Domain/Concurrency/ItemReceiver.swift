@@ -11,9 +11,13 @@ public typealias ItemSink = ItemReceiver
 /// but nothing that arrived is thrown away. (A *sink* is something else: where new items are delivered
 /// after a run, Domain's `SinkTransport`.)
 public final class ItemReceiver: Sendable {
+    /// How a source ended.
     public enum Outcome: Sendable, Equatable {
+        /// Everything was loaded.
         case completed
+        /// The source failed with the error; what it emitted before is kept.
         case failed(SourceError)
+        /// The source's time ran out; what it emitted before is kept.
         case timedOut(SourceError)
     }
 
@@ -88,6 +92,7 @@ public final class ItemReceiver: Sendable {
         }
     }
 
+    /// Ends the source successfully; after the first finish, later ones (and items) are ignored.
     public func finish() { close(.completed) }
 
     /// Fails the source. A `timeout` error times it out instead: a request's own timeout can fire a moment

@@ -21,6 +21,7 @@ public struct LoadContext: Sendable {
     /// Where work that must end before the run does is registered (a program being stopped).
     public var lingering: LingeringWork
 
+    /// A context; `concurrency` below 1 is taken as 1.
     public init(concurrency: Int, cancellation: CancellationToken, lingering: LingeringWork = LingeringWork()) {
         self.concurrency = max(1, concurrency)
         self.cancellation = cancellation

@@ -14,9 +14,20 @@ public protocol ItemStream: Sendable {
     /// Source `index` is done, whatever its plan (loaded, skipped, failed), before the run completes.
     /// No batch of it comes after this.
     func source(at index: Int, didFinish report: SourceReport)
+
+    /// `source(at:didFinish:)`, with `released` to call once the stream let go of the source's items: at once, or
+    /// after work of its own on them (the store's part of a held source). A run with a limit on the sources loading
+    /// at once starts the next one only then, so items waiting for that work count against the limit.
+    func source(at index: Int, didFinish report: SourceReport, released: @escaping @Sendable () -> Void)
 }
 
 extension ItemStream {
+    /// A stream that keeps nothing of a finished source releases it at once.
+    public func source(at index: Int, didFinish report: SourceReport, released: @escaping @Sendable () -> Void) {
+        source(at: index, didFinish: report)
+        released()
+    }
+
     /// A stream that only prints has nothing to do with items past a display cap.
     public func source(at index: Int, _ source: SourceDescriptor, didEmitPastCap items: [Item]) {}
 }

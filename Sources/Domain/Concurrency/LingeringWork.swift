@@ -10,6 +10,7 @@ import Synchronization
 public final class LingeringWork: Sendable {
     private let group = DispatchGroup()
 
+    /// Nothing registered yet.
     public init() {}
 
     /// Registers work; call the returned closure once when it is over (later calls do nothing).

@@ -9,6 +9,10 @@ import Synchronization
 /// Once the token is cancelled no new job starts; the ones not started report `notStarted`.
 public enum OrderedFanOut {
     /// - Parameters:
+    ///   - count: how many jobs, indexed from 0.
+    ///   - limit: the most jobs in flight at once (at least 1).
+    ///   - cancellation: once cancelled, no new job starts.
+    ///   - notStarted: the result of each job that never started.
     ///   - job: starts job `index` and calls `done` exactly once, from any thread.
     ///   - completion: receives one result per job, in index order, on a global queue.
     public static func run<Value: Sendable>(

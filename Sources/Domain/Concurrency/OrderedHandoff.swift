@@ -39,8 +39,11 @@ public final class OrderedHandoff<Batch: Sendable>: @unchecked Sendable {
 
     /// A batch of `producer`'s, in its order. Ignored once that producer finished or the hand-off was
     /// cancelled.
-    /// - Parameter waiting: wait for room while `producer` is the head and `capacity` of its batches are
-    ///   untaken; pass false for a batch already held whole in memory (nothing is saved by waiting).
+    /// - Parameters:
+    ///   - batch: the items, passed on as one.
+    ///   - producer: the producer's index, from 0.
+    ///   - waiting: wait for room while `producer` is the head and `capacity` of its batches are untaken; pass
+    ///     false for a batch already held whole in memory (nothing is saved by waiting).
     public func push(_ batch: Batch, from producer: Int, waiting: Bool = true) {
         condition.lock()
         defer { condition.unlock() }

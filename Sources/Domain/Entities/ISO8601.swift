@@ -8,8 +8,7 @@ public enum ISO8601 {
     /// past), by arithmetic for the years 1582 (from the Gregorian calendar's first day) to 9999 and by that
     /// format style outside them.
     ///
-    /// The format style costs ~0.7 µs a date and, on its first use, ~1.4 M instructions of ICU time-zone
-    /// set-up: a fifth of a tiny run's own work, and a visible share of a million-item `--format ndjson`.
+    /// Within those years it never touches ICU (what the format style costs: BENCHMARKS.md, "Cold start").
     public static func string(from date: Date) -> String {
         let reference = date.timeIntervalSinceReferenceDate
         guard gregorianSeconds.contains(reference) else { return formatStyleString(from: date) }
@@ -69,18 +68,5 @@ public enum ISO8601 {
         let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
         let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Parses `2026-11-22T10:00:00Z`, with or without fractional seconds, with `Z` or a numeric offset,
-    /// or a plain `2026-11-22` date (taken as midnight UTC).
-    public static func date(from string: String) -> Date? {
-        if let date = try? Date(string, strategy: .iso8601) { return date }
-        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        if string.count == 10, let date = try? Date(string, strategy: .iso8601.year().month().day()) {
-            return date
-        }
-        return nil
     }
 }

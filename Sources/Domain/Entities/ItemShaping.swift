@@ -6,10 +6,12 @@ import Foundation
 public struct ItemShaping: Sendable, Hashable {
     /// Only items dated after this (undated items are left out).
     public var since: Date?
+    /// How items are ordered across sources (`--sort`).
     public var order: ItemOrder
     /// Items that are the same story in several sources appear once.
     public var dedupe: DedupeKey?
 
+    /// Shaping by the given rules; none by default.
     public init(since: Date? = nil, order: ItemOrder = .source, dedupe: DedupeKey? = nil) {
         self.since = since
         self.order = order
@@ -42,9 +44,12 @@ public enum DedupeKey: String, CaseIterable, Sendable {
 
 /// Where an item sits in a report: its source's index and its index within that source's items.
 public struct ItemPosition: Sendable, Hashable {
+    /// The source's index in the report.
     public var source: Int
+    /// The item's index within that source's items.
     public var item: Int
 
+    /// The position of item `item` of source `source`.
     public init(source: Int, item: Int) {
         self.source = source
         self.item = item

@@ -7,8 +7,10 @@ public enum WeatherLocation: Sendable, Hashable, CustomStringConvertible {
     /// A place in the service's own gazetteer, by its identifier as the service writes it: OpenWeather's city
     /// ids and Open-Meteo's (GeoNames) ids are numbers (`"2643743"`), other services use text.
     case id(String)
+    /// A place by latitude and longitude, in degrees.
     case coordinates(latitude: Double, longitude: Double)
 
+    /// The location as a message shows it: the name, `city ID`, or `lat,lon`.
     public var description: String {
         switch self {
         case .name(let name): name
@@ -28,6 +30,7 @@ public enum UnitSystem: String, Sendable, Hashable, CaseIterable, Codable {
     /// Degrees Fahrenheit and miles per hour.
     case imperial
 
+    /// `K`, `°C` or `°F`.
     public var temperatureSymbol: String {
         switch self {
         case .standard: "K"
@@ -36,6 +39,7 @@ public enum UnitSystem: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// `m/s`, or `mph` for imperial.
     public var windSpeedSymbol: String {
         self == .imperial ? "mph" : "m/s"
     }
@@ -43,7 +47,9 @@ public enum UnitSystem: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// Current weather at one place.
 public struct Weather: Sendable, Hashable {
+    /// The place's name as the service gives it.
     public var locationName: String
+    /// The place's country code (`KR`), if given.
     public var country: String?
     /// When the observation was made (UTC).
     public var observedAt: Date
@@ -51,11 +57,17 @@ public struct Weather: Sendable, Hashable {
     public var utcOffsetSeconds: Int?
     /// A short condition group ("Clouds") and its longer description ("broken clouds").
     public var condition: String
+    /// The longer description of ``condition``.
     public var conditionDescription: String
+    /// The units of every temperature and wind speed below.
     public var units: UnitSystem
+    /// The temperature, in ``units``.
     public var temperature: Double
+    /// How warm it feels, in ``units``, if given.
     public var feelsLike: Double?
+    /// The minimum temperature the service reports with the observation, in ``units``, if given.
     public var temperatureMin: Double?
+    /// The maximum temperature the service reports with the observation, in ``units``, if given.
     public var temperatureMax: Double?
     /// Relative humidity, percent. Numbers below are kept as the service wrote them: `1020.95` hPa stays
     /// `1020.95`, `1021` stays `1021`.
@@ -64,8 +76,11 @@ public struct Weather: Sendable, Hashable {
     public var pressure: Double?
     /// Pressure at sea level and at ground level, hPa, when the service gives them apart.
     public var seaLevelPressure: Double?
+    /// See ``seaLevelPressure``.
     public var groundLevelPressure: Double?
+    /// The wind's speed, in ``units``, if given.
     public var windSpeed: Double?
+    /// The wind's gusts, in ``units``, if given.
     public var windGust: Double?
     /// Meteorological degrees.
     public var windDirection: Double?
@@ -75,8 +90,10 @@ public struct Weather: Sendable, Hashable {
     public var visibility: Double?
     /// Millimetres in the last hour, when it rained or snowed.
     public var rainLastHour: Double?
+    /// Millimetres of snow in the last hour, when it snowed.
     public var snowLastHour: Double?
 
+    /// An observation; optional parts absent unless given.
     public init(
         locationName: String, country: String? = nil, observedAt: Date, utcOffsetSeconds: Int? = nil,
         condition: String, conditionDescription: String, units: UnitSystem, temperature: Double,

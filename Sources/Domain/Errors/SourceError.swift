@@ -6,6 +6,7 @@ import Foundation
 /// nothing above the Data layer sees a `URLError`, a `DecodingError` or a bare status code.
 /// Messages never contain secrets: providers redact before they build one.
 public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure: what a report's status and a continuous run's backoff depend on.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         /// The source's own settings are wrong or incomplete (missing key, bad option value).
         case configuration
@@ -27,18 +28,22 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         case parse
     }
 
+    /// The kind of failure.
     public var kind: Kind
+    /// One short sentence for people, without secrets.
     public var message: String
     /// When the service said to ask again (`Retry-After`, a rate limit's reset), if it did: a continuous run
     /// waits at least until then. A hint, not part of the error's identity (equality ignores it).
     public var retryAt: Date?
 
+    /// An error of `kind` with `message`; `retryAt` when the service said when to ask again.
     public init(_ kind: Kind, _ message: String, retryAt: Date? = nil) {
         self.kind = kind
         self.message = message
         self.retryAt = retryAt
     }
 
+    /// `kind: message`.
     public var description: String { "\(kind.rawValue): \(message)" }
 
     /// The same error with context in front of its message ("Busan: city not found").
@@ -51,10 +56,12 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         SourceError(kind, message, retryAt: retryAt)
     }
 
+    /// Equal when kind and message are; `retryAt` is a hint and ignored.
     public static func == (lhs: SourceError, rhs: SourceError) -> Bool {
         lhs.kind == rhs.kind && lhs.message == rhs.message
     }
 
+    /// Hashes kind and message, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(message)

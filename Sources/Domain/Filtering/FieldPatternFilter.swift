@@ -10,9 +10,12 @@ import Foundation
 public struct FieldPatternFilter: ItemFilter {
     /// One `FIELD: REGEX` pair.
     public struct Rule: Sendable {
+        /// The field searched.
         public let field: ItemFieldPath
+        /// The regular expression searched for in its texts.
         public let pattern: NSRegularExpression
 
+        /// A rule searching `pattern` in `field`.
         public init(field: ItemFieldPath, pattern: NSRegularExpression) {
             self.field = field
             self.pattern = pattern
@@ -25,19 +28,24 @@ public struct FieldPatternFilter: ItemFilter {
         }
     }
 
+    /// Rules of which one must match for an item to stay (none: every item stays).
     public let include: [Rule]
+    /// Rules of which none may match.
     public let exclude: [Rule]
 
+    /// A filter with these rules.
     public init(include: [Rule], exclude: [Rule]) {
         self.include = include
         self.exclude = exclude
     }
 
+    /// Whether `item` stays: no `exclude` rule matches, and an `include` rule does when there are any.
     public func keeps(_ item: Item) -> Bool {
         if exclude.contains(where: { $0.matches(item) }) { return false }
         return include.isEmpty || include.contains { $0.matches(item) }
     }
 
+    /// The items that ``keeps(_:)``, in order, and how many were dropped.
     public func apply(_ items: [Item], source: String) -> FilteredItems {
         let kept = items.filter(keeps)
         return FilteredItems(kept: kept, dropped: items.count - kept.count)
@@ -55,6 +63,7 @@ public struct ItemFieldPath: Sendable, Hashable, CustomStringConvertible {
 
     private let head: Head
     private let steps: [String]
+    /// The path as written (`fields.labels.name`).
     public let description: String
 
     /// Nil when `text` names no field (`members`, or `fields.` and a path).

@@ -9,13 +9,16 @@ public protocol ItemFilter: Sendable {
 
 /// What a filter did to one batch.
 public struct FilteredItems: Sendable, Hashable {
+    /// The items kept, in their order.
     public var kept: [Item]
+    /// How many were dropped.
     public var dropped: Int
     /// Items the filter could not judge (a jq error on them): kept, and counted here.
     public var failed: Int
     /// The first such failure's message.
     public var failure: String?
 
+    /// A result; nothing failed unless said.
     public init(kept: [Item], dropped: Int, failed: Int = 0, failure: String? = nil) {
         self.kept = kept
         self.dropped = dropped
@@ -27,12 +30,15 @@ public struct FilteredItems: Sendable, Hashable {
 /// Filters applied one after another (the manifest's `defaults.filter`, then the source's own): an item is kept
 /// only when every one keeps it.
 public struct ItemFilterChain: ItemFilter {
+    /// The filters, in the order they apply.
     public let filters: [any ItemFilter]
 
+    /// A chain of `filters`.
     public init(_ filters: [any ItemFilter]) {
         self.filters = filters
     }
 
+    /// Applies each filter to what the ones before kept; the counts add up, the first failure is kept.
     public func apply(_ items: [Item], source: String) -> FilteredItems {
         var result = FilteredItems(kept: items, dropped: 0)
         for filter in filters {
@@ -49,12 +55,17 @@ public struct ItemFilterChain: ItemFilter {
 
 /// A source's filter over a whole run: what it dropped and could not judge so far, batch after batch.
 public struct ItemFilterTally: Sendable, Hashable {
+    /// Items dropped so far.
     public var dropped = 0
+    /// Items the filter could not judge so far (kept).
     public var failed = 0
+    /// The first failure's message.
     public var failure: String?
 
+    /// Nothing counted yet.
     public init() {}
 
+    /// Adds one batch's counts.
     public mutating func add(_ result: FilteredItems) {
         dropped += result.dropped
         failed += result.failed

@@ -33,6 +33,7 @@ public struct FleetReport: Sendable, Hashable {
     /// Set by the store when read.
     public var version: Int64
 
+    /// A report as a worker stores it; the store sets `version` when read.
     public init(
         report: SourceReport, itemIDs: [String]? = nil, newItemIDs: Set<String>?, finishedAt: Date, next: Date, version: Int64 = 0
     ) {

@@ -48,12 +48,16 @@ public protocol FleetScheduleRepository: Sendable {
 
 /// The sources of the manifest a worker runs: what the fleet schedules.
 public struct FleetManifest: Sendable, Hashable {
+    /// One source of the manifest, as the fleet schedules it.
     public struct Source: Sendable, Hashable {
+        /// The source's manifest id.
         public var id: String
         /// The stored identity's fingerprint (a changed source is due again at once).
         public var fingerprint: String
+        /// How often it runs, in seconds.
         public var intervalSeconds: Double
 
+        /// A source with its id, fingerprint and interval.
         public init(id: String, fingerprint: String, intervalSeconds: Double) {
             self.id = id
             self.fingerprint = fingerprint
@@ -61,8 +65,10 @@ public struct FleetManifest: Sendable, Hashable {
         }
     }
 
+    /// Every source the worker runs.
     public var sources: [Source]
 
+    /// A manifest of `sources`.
     public init(sources: [Source]) {
         self.sources = sources
     }
@@ -80,6 +86,7 @@ public enum FleetRegistration: Sendable, Hashable {
 
 /// A source a worker holds.
 public struct FleetClaim: Sendable, Hashable {
+    /// The source's manifest id.
     public var id: String
     /// Its failed runs in a row before this one (the backoff's count).
     public var failures: Int
@@ -88,6 +95,7 @@ public struct FleetClaim: Sendable, Hashable {
     /// Its interval as the fleet's manifest registered it (the next run's distance after a success).
     public var intervalSeconds: Double
 
+    /// A claim, as the store hands it out.
     public init(id: String, failures: Int, lagSeconds: Double, intervalSeconds: Double) {
         self.id = id
         self.failures = failures
@@ -98,12 +106,16 @@ public struct FleetClaim: Sendable, Hashable {
 
 /// How a claimed source's run ended, and when it is due again.
 public struct FleetRunResult: Sendable, Hashable {
+    /// The source's manifest id.
     public var id: String
+    /// How its run ended.
     public var status: SourceStatus
+    /// Its failed runs in a row, this one included (0 after a success).
     public var failures: Int
     /// From the store's now.
     public var nextInSeconds: Double
 
+    /// A result for source `id`.
     public init(id: String, status: SourceStatus, failures: Int, nextInSeconds: Double) {
         self.id = id
         self.status = status
@@ -114,13 +126,18 @@ public struct FleetRunResult: Sendable, Hashable {
 
 /// The fleet's state.
 public struct FleetStatus: Sendable, Hashable {
+    /// A worker that registered with the fleet.
     public struct Worker: Sendable, Hashable {
+        /// The worker's id.
         public var id: String
+        /// When the store last heard from it.
         public var lastSeen: Date
+        /// How many sources it holds now.
         public var holding: Int
         /// Its manifest is not the fleet's: it claims nothing until it is.
         public var manifestDiffers: Bool
 
+        /// A worker as the store lists it.
         public init(id: String, lastSeen: Date, holding: Int, manifestDiffers: Bool = false) {
             self.id = id
             self.lastSeen = lastSeen
@@ -131,26 +148,32 @@ public struct FleetStatus: Sendable, Hashable {
 
     /// A source due and not held: which one, and since when.
     public struct DueSource: Sendable, Hashable {
+        /// The source's manifest id.
         public var id: String
+        /// When it fell due.
         public var since: Date
 
+        /// Source `id`, due since `since`.
         public init(id: String, since: Date) {
             self.id = id
             self.since = since
         }
     }
 
+    /// How many sources the fleet's manifest has.
     public var sources: Int
     /// Due now and not held.
     public var due: Int
     /// Due more than one interval ago and not held.
     public var overdue: Int
+    /// Held by a worker now.
     public var held: Int
     /// The source due longest ago.
     public var oldestDue: DueSource?
     /// Workers seen within the asked window, most recent first.
     public var workers: [Worker]
 
+    /// A status as the store counts it.
     public init(sources: Int, due: Int, overdue: Int, held: Int, oldestDue: DueSource?, workers: [Worker]) {
         self.sources = sources
         self.due = due

@@ -11,6 +11,8 @@ public protocol MoviesRepository: Sendable {
 
 /// The search queries a user ran successfully, most recent first.
 public protocol MoviesQueriesRepository: Sendable {
+    /// At most `maxCount` queries, most recent first, each once.
     func recentQueries(maxCount: Int) throws(SourceError) -> [String]
+    /// Remembers `query` as the most recent (a repeated query moves to the front).
     func saveRecentQuery(_ query: String) throws(SourceError)
 }

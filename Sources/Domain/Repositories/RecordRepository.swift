@@ -26,6 +26,7 @@ public protocol WholeUnitRecordRepository: RecordRepository {
 }
 
 extension WholeUnitRecordRepository {
+    /// Reads the unit whole with `records(in:cancellation:completion:)` and delivers it as one batch.
     public func streamRecords(
         in unit: String, cancellation: CancellationToken,
         onRecords: @escaping @Sendable ([Record]) -> Void,

@@ -5,9 +5,12 @@ import Foundation
 /// good copy, history of seen items, recent queries) is kept under both, so data saved for other options, or
 /// for another manifest's source of the same id, is never served as this source's.
 public struct SourceIdentity: Sendable, Hashable {
+    /// The source's manifest id.
     public var id: String
+    /// A digest of its provider and resolved options (credentials hashed).
     public var fingerprint: String
 
+    /// The identity of source `id` with `fingerprint`.
     public init(id: String, fingerprint: String) {
         self.id = id
         self.fingerprint = fingerprint
@@ -17,12 +20,16 @@ public struct SourceIdentity: Sendable, Hashable {
 /// A source's items from its last successful run, kept to serve when a later load fails (stale-if-error)
 /// or the run is offline.
 public struct SourceSnapshot: Sendable, Hashable {
+    /// Whose copy it is.
     public var source: SourceIdentity
     /// Distinguishes runs of one source that ask for different things (the `--query`); empty when none.
     public var variant: String
+    /// The items of the successful run, in its order.
     public var items: [Item]
+    /// When the copy was saved.
     public var savedAt: Date
 
+    /// A copy of `items` for `source`.
     public init(source: SourceIdentity, variant: String = "", items: [Item], savedAt: Date) {
         self.source = source
         self.variant = variant
@@ -33,6 +40,7 @@ public struct SourceSnapshot: Sendable, Hashable {
 
 /// Where the last good copy of each source is kept.
 public protocol SourceSnapshotRepository: Sendable {
+    /// The last copy saved for `source` and `variant`; nil when there is none.
     func lastGood(of source: SourceIdentity, variant: String) throws(SourceError) -> SourceSnapshot?
     /// Replaces the source's copy for `snapshot.variant`.
     func saveLastGood(_ snapshot: SourceSnapshot) throws(SourceError)
@@ -45,6 +53,7 @@ public struct SeenItems: Sendable, Hashable {
     /// True when the source had no history at all (its first recorded run).
     public var isFirstRun: Bool
 
+    /// What recording found.
     public init(unseen: Set<String>, isFirstRun: Bool) {
         self.unseen = unseen
         self.isFirstRun = isFirstRun
@@ -67,9 +76,12 @@ public protocol SeenItemsRepository: Sendable {
 
 /// Items one source delivered, for `SeenItemsRepository.markSeen`.
 public struct SeenBatch: Sendable, Hashable {
+    /// The source that delivered the items.
     public var source: SourceIdentity
+    /// The items, in the order delivered.
     public var items: [Item]
 
+    /// A batch of `source`'s `items`.
     public init(source: SourceIdentity, items: [Item]) {
         self.source = source
         self.items = items

@@ -4,10 +4,14 @@ import Synchronization
 /// The time a sink pass runs on: what time it is, a wake-up after a delay, and the jitter of backoffs.
 /// Injected so tests drive it.
 public struct SinkTiming: Sendable {
+    /// What time it is.
     public var now: @Sendable () -> Date
+    /// Runs `work` once after `seconds`, on any thread.
     public var after: @Sendable (_ seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Void
+    /// A backoff's jitter factor, in 0.5…1.
     public var jitter: @Sendable () -> Double
 
+    /// A timing of the given clock, wake-ups and jitter (tests drive all three).
     public init(
         now: @escaping @Sendable () -> Date,
         after: @escaping @Sendable (_ seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) -> Void,
@@ -50,8 +54,14 @@ public struct DeliverToSinkUseCase: Sendable {
     private let timing: SinkTiming
     private let grouping: SinkGrouping
 
-    /// - Parameter transport: the sink's receiver, or why it cannot be used (a missing `${VAR}`): its
-    ///   items are still queued, and wait.
+    /// - Parameters:
+    ///   - sink: the sink's name in the manifest, whose deliveries the pass takes from `outbox`.
+    ///   - outbox: where the sink's deliveries wait, in order, and where their outcomes are written.
+    ///   - transport: the sink's receiver, or why it cannot be used (a missing `${VAR}`): its items are still
+    ///     queued, and wait.
+    ///   - policy: when a failed attempt is retried within the pass, and when the pass stops.
+    ///   - timing: what time it is, the waits between retries and their jitter.
+    ///   - grouping: one attempt per delivery, or every pending one as a digest.
     public init(
         sink: String, outbox: any SinkOutboxRepository, transport: Result<any SinkTransport, SourceError>,
         policy: SinkRetryPolicy = SinkRetryPolicy(), timing: SinkTiming = .system, grouping: SinkGrouping = .each

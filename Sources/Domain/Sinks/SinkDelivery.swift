@@ -2,9 +2,12 @@ import Foundation
 
 /// One item on its way to a sink: the source that delivered it and the item.
 public struct SinkItem: Sendable, Hashable {
+    /// The manifest id of the source that delivered it.
     public var source: String
+    /// The item.
     public var item: Item
 
+    /// `item`, delivered by `source`.
     public init(source: String, item: Item) {
         self.source = source
         self.item = item
@@ -16,16 +19,21 @@ public struct SinkItem: Sendable, Hashable {
 /// `id` is the `deliveryId` the receiver sees: it stays the same on every attempt (a redelivery after a
 /// failure, a crash, a kill), so a receiver can drop a batch it already took.
 public struct SinkDelivery: Sendable, Hashable {
+    /// The delivery's id, the same on every attempt.
     public var id: String
+    /// The sink's name in the manifest.
     public var sink: String
     /// The items as NDJSON (one per line, each ending in a newline) in the output contract's item shape
     /// (`JSONWriter.item`), exactly as first queued: every attempt sends the same bytes.
     public var itemLines: Data
+    /// How many items `itemLines` holds.
     public var itemCount: Int
     /// Attempts made so far (in every run).
     public var attempts: Int
+    /// When it was queued.
     public var createdAt: Date
 
+    /// A delivery as the outbox keeps it.
     public init(id: String, sink: String, itemLines: Data, itemCount: Int, attempts: Int = 0, createdAt: Date) {
         self.id = id
         self.sink = sink
@@ -49,15 +57,22 @@ public enum SinkDeliveryState: String, Sendable, Hashable, CaseIterable {
 
 /// A delivery as `aggregate sinks status` lists it (no payload).
 public struct SinkDeliverySummary: Sendable, Hashable {
+    /// The delivery's id.
     public var id: String
+    /// The sink's name.
     public var sink: String
+    /// Where it is in its life.
     public var state: SinkDeliveryState
+    /// How many items it holds.
     public var itemCount: Int
+    /// Attempts made so far.
     public var attempts: Int
+    /// When it was queued.
     public var createdAt: Date
     /// Why the last attempt failed (already free of secrets).
     public var lastError: String?
 
+    /// A summary as the outbox lists it.
     public init(
         id: String, sink: String, state: SinkDeliveryState, itemCount: Int, attempts: Int, createdAt: Date,
         lastError: String?
@@ -74,13 +89,18 @@ public struct SinkDeliverySummary: Sendable, Hashable {
 
 /// A sink's deliveries counted by state.
 public struct SinkDeliveryCounts: Sendable, Hashable {
+    /// The sink's name.
     public var sink: String
+    /// Deliveries waiting to be sent.
     public var pending: Int
+    /// Deliveries refused for good.
     public var failed: Int
+    /// Deliveries the receiver took.
     public var delivered: Int
     /// When the oldest pending delivery was queued.
     public var oldestPending: Date?
 
+    /// Counts for `sink`; 0 unless given.
     public init(sink: String, pending: Int = 0, failed: Int = 0, delivered: Int = 0, oldestPending: Date? = nil) {
         self.sink = sink
         self.pending = pending

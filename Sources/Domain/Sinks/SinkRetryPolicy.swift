@@ -7,7 +7,9 @@ import Foundation
 /// says. A wait longer than `maxWait` is not taken in this pass: the delivery stays pending, not due before
 /// the receiver's time, and the next run or cycle sends it.
 public struct SinkRetryPolicy: Sendable, Hashable {
+    /// What to do with the delivery.
     public enum Decision: Sendable, Hashable {
+        /// The receiver took it: mark it delivered.
         case delivered
         /// Try again after this many seconds.
         case retry(after: TimeInterval)
@@ -17,14 +19,19 @@ public struct SinkRetryPolicy: Sendable, Hashable {
         case fail
     }
 
+    /// Retries within one pass after the first attempt.
     public var maxRetries: Int
+    /// The first wait between attempts, doubled each retry.
     public var baseDelay: TimeInterval
+    /// The longest wait between attempts.
     public var maxDelay: TimeInterval
     /// The longest wait taken inside one pass.
     public var maxWait: TimeInterval
 
+    /// The retries a sink makes when its manifest does not say.
     public static let defaultMaxRetries = 3
 
+    /// A policy; negative values are taken as 0, and `maxDelay` is at least `baseDelay`.
     public init(
         maxRetries: Int = SinkRetryPolicy.defaultMaxRetries, baseDelay: TimeInterval = 1, maxDelay: TimeInterval = 30,
         maxWait: TimeInterval = 60
@@ -36,6 +43,7 @@ public struct SinkRetryPolicy: Sendable, Hashable {
     }
 
     /// - Parameters:
+    ///   - result: how the attempt ended.
     ///   - retry: retries already made in this pass (0 after the first attempt).
     ///   - jitter: a factor in 0.5…1 (random in production, fixed in tests).
     public func decide(after result: SinkAttemptResult, retry: Int, jitter: Double) -> Decision {

@@ -23,12 +23,15 @@ public protocol SinkTransport: Sendable {
 
 /// What one pass of a sink's deliveries did (after a run, or a watch cycle).
 public struct SinkReport: Sendable, Hashable {
+    /// The sink's name.
     public var id: String
     /// Deliveries queued by this run, and their items.
     public var queued = 0
+    /// See `queued`.
     public var queuedItems = 0
     /// Deliveries the receiver took in this pass (older ones included), and their items.
     public var delivered = 0
+    /// See `delivered`.
     public var deliveredItems = 0
     /// Deliveries the receiver refused for good in this pass (they are `failed` now).
     public var rejected = 0
@@ -40,6 +43,7 @@ public struct SinkReport: Sendable, Hashable {
     /// source's next run offers them again. A fleet worker runs such sources again soon.
     public var unqueued = false
 
+    /// An empty report for sink `id`.
     public init(id: String) {
         self.id = id
     }

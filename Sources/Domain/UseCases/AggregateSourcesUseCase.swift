@@ -4,7 +4,9 @@ import Synchronization
 
 /// A source the run will consider, with what to do about it.
 public struct PlannedSource: Sendable {
+    /// What the run does with the source.
     public enum Plan: Sendable {
+        /// Load it with this source.
         case load(any ItemSource)
         /// Not run; `error` set when the skip is a problem (a missing variable), nil when expected (disabled).
         case skip(reason: String, error: SourceError?)
@@ -13,9 +15,12 @@ public struct PlannedSource: Sendable {
         case fail(SourceError)
     }
 
+    /// Which source, with its limits.
     public var descriptor: SourceDescriptor
+    /// Load it, skip it, or report it failed.
     public var plan: Plan
 
+    /// A source and its plan.
     public init(descriptor: SourceDescriptor, plan: Plan) {
         self.descriptor = descriptor
         self.plan = plan
@@ -24,8 +29,11 @@ public struct PlannedSource: Sendable {
 
 /// Told about the run as it happens, from any thread; drives live progress.
 public protocol AggregateObserver: Sendable {
+    /// The run starts, with every source it will report, in manifest order.
     func aggregateDidStart(_ sources: [SourceDescriptor])
+    /// Source `id` delivered `itemCount` more items.
     func source(_ id: String, didDeliver itemCount: Int)
+    /// A source is done (loaded, failed, timed out or skipped).
     func sourceDidFinish(_ report: SourceReport)
 }
 
@@ -42,12 +50,15 @@ public protocol AggregateObserver: Sendable {
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
 public struct AggregateSourcesUseCase: Sendable {
+    /// The use case; it keeps no state between runs.
     public init() {}
 
     /// - Parameters:
+    ///   - sources: every source of the run with its plan, in manifest order.
     ///   - deadlineSeconds: the whole run's time (`--deadline`); sources still loading then time out.
     ///   - cancellation: ends the run early (Ctrl-C): every source still loading is
     ///     reported `timeout` and stopped.
+    ///   - observer: told about the run as it happens (live progress), from any thread.
     ///   - stream: takes every source's items as they arrive; nil keeps them in the reports.
     ///   - maxLoading: the most sources loading at once (nil: every one at once).
     ///   - completion: the reports in plan order, once every source is done and what they started is gone.
@@ -56,20 +67,35 @@ public struct AggregateSourcesUseCase: Sendable {
         observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, maxLoading: Int? = nil,
         completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
+        execute(
+            sources, deadlineSeconds: deadlineSeconds, cancellation: cancellation, observer: observer, stream: stream,
+            admission: maxLoading.map(Admission.init(limit:)), completion: completion)
+    }
+
+    /// `execute(_:deadlineSeconds:cancellation:observer:stream:maxLoading:completion:)` with the sources admitted
+    /// by `admission`, which other runs may share: the limit then holds for all of them together (a source is
+    /// admitted in plan order, and holds its place until the stream released its items). A source waiting for a
+    /// place another run holds starts when that place frees, and only then reports a cancellation or a deadline of
+    /// its run that came meanwhile.
+    public func execute(
+        _ sources: [PlannedSource], deadlineSeconds: Double? = nil, cancellation: CancellationToken? = nil,
+        observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, admission: Admission?,
+        completion: @escaping @Sendable (AggregateReport) -> Void
+    ) {
         let startedAt = Date()
         let runStart = DispatchTime.now()
         let runDeadline = deadlineSeconds.map { runStart + $0 }
         let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
         let group = DispatchGroup()
         let lingering = LingeringWork()
-        let admission = maxLoading.map(Admission.init(limit:))
         observer?.aggregateDidStart(sources.map(\.descriptor))
 
         for (index, source) in sources.enumerated() {
             group.enter()
-            let finish: @Sendable (SourceReport) -> Void = { report in
+            // `released`: the stream let go of the source's items (a loaded source's admission ends then).
+            let finish: @Sendable (SourceReport, _ released: @escaping @Sendable () -> Void) -> Void = { report, released in
                 reports.withLock { $0[index] = report }
-                stream?.source(at: index, didFinish: report)
+                if let stream { stream.source(at: index, didFinish: report, released: released) } else { released() }
                 observer?.sourceDidFinish(report)
                 group.leave()
             }
@@ -77,9 +103,9 @@ public struct AggregateSourcesUseCase: Sendable {
             case .skip(let reason, let error):
                 // When the skip is a problem its error already says why; don't say it twice.
                 let message = reason == error?.message ? nil : reason
-                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: message))
+                finish(SourceReport(descriptor: source.descriptor, status: .skipped, error: error, message: message), {})
             case .fail(let error):
-                finish(SourceReport(descriptor: source.descriptor, status: .error, error: error))
+                finish(SourceReport(descriptor: source.descriptor, status: .error, error: error), {})
             case .load(let itemSource):
                 let streamed = stream.map { stream in
                     { @Sendable (items: [Item], pastCap: Bool) in
@@ -91,8 +117,7 @@ public struct AggregateSourcesUseCase: Sendable {
                     }
                 }
                 let loaded: @Sendable (SourceReport) -> Void = { report in
-                    finish(report)
-                    admission?.end()
+                    finish(report) { admission?.end() }
                 }
                 let start: @Sendable () -> Void = {
                     // Until `load` has returned, what the source starts may not yet be registered as lingering:

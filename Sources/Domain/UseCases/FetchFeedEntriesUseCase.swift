@@ -10,6 +10,9 @@ public struct FetchFeedEntriesUseCase: ItemSource {
     private let capOption: String
 
     /// - Parameters:
+    ///   - repository: reads one feed.
+    ///   - locations: the feeds, in the order their entries are presented.
+    ///   - maxEntriesPerFeed: the most entries kept of one feed, the first in document order.
     ///   - label: how a feed is named in its warning or error; the provider redacts credentials in URLs here (a
     ///     feed URL may carry `?token=…`), which Domain cannot do itself.
     ///   - tags: the source's own labels (an OPML category), carried by every item as `fields.tags`.

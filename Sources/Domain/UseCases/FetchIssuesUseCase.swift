@@ -7,12 +7,15 @@ public struct FetchIssuesUseCase: ItemSource {
     private let repositories: [RepositoryRef]
     private let query: IssueQuery
 
+    /// Lists `query`'s issues of every repository of `repositories` through `repository`.
     public init(repository: any IssueRepository, repositories: [RepositoryRef], query: IssueQuery) {
         self.repository = repository
         self.repositories = repositories
         self.query = query
     }
 
+    /// Lists the repositories, at most `context.concurrency` at once, emits their issues as items and finishes
+    /// `receiver` once.
     public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, repositories, query) = (self.repository, self.repositories, self.query)
         let labels = repositories.map(\.description)

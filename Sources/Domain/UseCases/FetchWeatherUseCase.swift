@@ -5,11 +5,14 @@ public struct FetchWeatherUseCase: ItemSource {
     private let repository: any WeatherRepository
     private let locations: [WeatherLocation]
 
+    /// Reads the weather at every location of `locations` through `repository`.
     public init(repository: any WeatherRepository, locations: [WeatherLocation]) {
         self.repository = repository
         self.locations = locations
     }
 
+    /// Reads the locations, at most `context.concurrency` at once, emits one item per observation and finishes
+    /// `receiver` once.
     public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, locations) = (self.repository, self.locations)
         receiver.collect(locations.map(\.description), context: context) { index, done in

@@ -13,10 +13,13 @@ public struct ReadRecordsUseCase: ItemSource {
 
     private let repository: any RecordRepository
 
+    /// Reads every unit of `repository` as records.
     public init(repository: any RecordRepository) {
         self.repository = repository
     }
 
+    /// Reads the units, at most `context.concurrency` at once, emits their records as items and finishes `receiver`
+    /// once.
     public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let units: [String]
         switch repository.recordUnits() {

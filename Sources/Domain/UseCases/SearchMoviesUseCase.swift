@@ -8,6 +8,8 @@ public struct SearchMoviesUseCase: ItemSource {
     private let query: MovieQuery
     private let pages: Int
 
+    /// Reads `pages` pages (at least 1) of `query`'s listing through `repository`, remembering a successful search
+    /// in `queriesRepository` when there is one.
     public init(
         repository: any MoviesRepository, queriesRepository: (any MoviesQueriesRepository)? = nil,
         query: MovieQuery, pages: Int
@@ -18,6 +20,8 @@ public struct SearchMoviesUseCase: ItemSource {
         self.pages = max(1, pages)
     }
 
+    /// Reads page 1, then the others at most `context.concurrency` at once, emits the movies as items and finishes
+    /// `receiver` once.
     public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         let (repository, query, pages, queries) = (self.repository, self.query, self.pages, self.queriesRepository)
         repository.moviesPage(query, page: 1, cancellation: context.cancellation) { first in

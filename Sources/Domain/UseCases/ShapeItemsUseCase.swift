@@ -8,12 +8,15 @@ import Foundation
 /// and the kept item's `fields.alsoIn` lists their sources (manifest order, without the kept item's own).
 /// Output that streams uses `StreamingItemFilter` instead.
 public struct ShapeItemsUseCase: Sendable {
+    /// The rules applied.
     public let shaping: ItemShaping
 
+    /// Shapes by `shaping`.
     public init(_ shaping: ItemShaping) {
         self.shaping = shaping
     }
 
+    /// The report with its items filtered, deduplicated and ordered as `shaping` says.
     public func execute(_ report: AggregateReport) -> AggregateReport {
         guard !shaping.isIdentity else { return report }
         var shaped = report

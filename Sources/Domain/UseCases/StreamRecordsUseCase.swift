@@ -4,10 +4,13 @@ import Foundation
 public struct StreamRecordsUseCase: ItemSource {
     private let repository: any RecordStreamRepository
 
+    /// Streams every unit of `repository` as records.
     public init(repository: any RecordStreamRepository) {
         self.repository = repository
     }
 
+    /// Streams the units, at most `context.concurrency` at once, emitting each batch of records as it arrives, and
+    /// finishes `receiver` once.
     public func load(_ context: LoadContext, into receiver: ItemReceiver) {
         repository.streamRecords(
             cancellation: context.cancellation, lingering: context.lingering,

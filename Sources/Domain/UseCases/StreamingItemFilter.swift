@@ -17,12 +17,15 @@ public final class StreamingItemFilter: Sendable {
         var previous = Set<Int>()
     }
 
+    /// The rules applied (a date sort is not: streams cannot reorder).
     public let shaping: ItemShaping
     private let generationSize: Int
     private let memory = Mutex(Memory())
 
+    /// 131,072 keys a generation.
     public static let defaultGenerationSize = 131_072
 
+    /// A filter by `shaping` remembering `generationSize` keys a generation (at least 1).
     public init(_ shaping: ItemShaping, generationSize: Int = StreamingItemFilter.defaultGenerationSize) {
         self.shaping = shaping
         self.generationSize = max(1, generationSize)

@@ -120,8 +120,8 @@ struct DateScanner {
         readNumberWithCount(maxDigits: maxDigits)?.0
     }
 
-    /// At most `maxDigits` (4 at most in these parsers) digits, so the unchecked arithmetic cannot overflow;
-    /// it saves a third of the instructions of a date, this being its hottest loop.
+    /// At most `maxDigits` (4 at most in these parsers) digits, so the unchecked arithmetic cannot overflow. (Why
+    /// unchecked: BENCHMARKS.md, "Figures behind the code".)
     mutating func readNumberWithCount(maxDigits: Int) -> (Int, Int)? {
         var value = 0
         var digits = 0

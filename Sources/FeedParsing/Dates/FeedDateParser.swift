@@ -3,9 +3,9 @@ import Synchronization
 
 /// Dates as feeds write them: RFC 822 (`pubDate`) and ISO 8601 / RFC 3339 (Atom, `dc:date`).
 ///
-/// Hand-written over UTF-8 bytes because a feed has a date per entry and `DateFormatter` costs ~75 µs a
-/// date; this path costs about a microsecond. A few rarer shapes (asctime, slashes) fall back to formatters.
-/// Anything else is nil: the entry is kept without a date.
+/// Hand-written over UTF-8 bytes, without `DateFormatter`, since a feed has a date per entry (what a formatter
+/// costs: BENCHMARKS.md, "Figures behind the code"). A few rarer shapes (asctime, slashes) fall back to
+/// formatters. Anything else is nil: the entry is kept without a date.
 public enum FeedDateParser {
     public static func date(from text: String) -> Date? {
         var text = text

@@ -95,7 +95,8 @@ final class FeedSAXHandler {
     @exclusivity(unchecked) private var expandedBytes = 0
     /// Expansion allowed: this much, or `expansionFactor` times the document read so far, whichever is more.
     /// libxml2 2.9 bounds nested expansion ("billion laughs") but not one large entity referenced many times
-    /// when a SAX application builds no tree (a 620 KB document took 95 s and 7.8 GB before this bound).
+    /// when a SAX application builds no tree: this bound keeps such a document's time and memory in proportion to
+    /// its size. (What one cost without it: BENCHMARKS.md, "Figures behind the code".)
     static let expansionAllowance = 1 << 20
     static let expansionFactor = 10
 

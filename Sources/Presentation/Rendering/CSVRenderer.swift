@@ -7,9 +7,8 @@ import Foundation
 /// Columns: `source,kind,id,title,subtitle,url,date`, then one per `fields` key (the union over all
 /// shown items, sorted). A field key that repeats a fixed column (a record's own `title` field) is
 /// headed `fields.<key>`. Absent values are empty cells; numbers print as in JSON; nested arrays and
-/// objects as compact JSON. Written here, row by row, as UTF-8 bytes: CSV.swift's `CSVWriter`, used before, wrote
-/// through an in-memory `OutputStream` a field at a time and took 98 s for a million items; rows of `String`s
-/// with quotes doubled by `replacingOccurrences` then took 14 s (BENCHMARKS.md, round ten).
+/// objects as compact JSON. Written here, row by row, as UTF-8 bytes, not through a CSV library or `String`
+/// rows (what those cost: BENCHMARKS.md, round ten).
 public struct CSVRenderer {
     static let fixedColumns = ["source", "kind", "id", "title", "subtitle", "url", "date"]
 

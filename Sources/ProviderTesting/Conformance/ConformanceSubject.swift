@@ -21,14 +21,36 @@ public enum ConformanceCheck: String, Sendable, Hashable, CaseIterable, CustomSt
     /// Items have non-empty ids and the expected kind; two runs give the same ids and field keys.
     case stableItems
 
+    /// The check's name, as a test's arguments show it.
     public var description: String { rawValue }
 }
 
 /// A way an HTTP exchange can fail, and the `SourceError.Kind` it must become.
 public enum HTTPFault: String, Sendable, Hashable, CaseIterable {
-    case unauthorized401, forbidden403, notFound404, rateLimited429, serverError500, unavailable503
-    case malformedJSON, htmlInsteadOfJSON, truncatedBody, closedWithoutResponse, connectionRefused
+    /// A 401 whose body echoes the key.
+    case unauthorized401
+    /// A 403 whose body echoes the key.
+    case forbidden403
+    /// A 404.
+    case notFound404
+    /// A 429.
+    case rateLimited429
+    /// A 500.
+    case serverError500
+    /// A 503.
+    case unavailable503
+    /// A 200 whose body is not JSON.
+    case malformedJSON
+    /// A 200 whose body is an HTML page.
+    case htmlInsteadOfJSON
+    /// The connection closes halfway through the body.
+    case truncatedBody
+    /// The connection closes before any answer.
+    case closedWithoutResponse
+    /// Nothing listens at the base URL.
+    case connectionRefused
 
+    /// The kind of `SourceError` a provider must report for the fault, unless the subject says otherwise.
     public var defaultKind: SourceError.Kind {
         switch self {
         case .unauthorized401, .forbidden403: .unauthorized
@@ -79,10 +101,14 @@ public struct ConformanceSubject: Sendable {
 
     /// Options the provider must refuse, with a JSON path one of the problems must name.
     public struct InvalidOptions: Sendable {
+        /// Names the case in a violation.
         public var label: String
+        /// The source's whole `options`.
         public var options: JSONValue
+        /// A JSON path (`sources[0].options.cities`) one of the problems must name.
         public var path: String
 
+        /// A case named `label`: `options` must be refused with a problem at `path`.
         public init(_ label: String, options: JSONValue, path: String) {
             self.label = label
             self.options = options
@@ -92,10 +118,14 @@ public struct ConformanceSubject: Sendable {
 
     /// Options whose source must fail with `kind` (local providers; HTTP faults are scripted by the suite).
     public struct Failure: Sendable {
+        /// Names the case in a violation.
         public var label: String
+        /// The source's whole `options`.
         public var options: JSONValue
+        /// The kind the source's error must have.
         public var kind: SourceError.Kind
 
+        /// A case named `label`: a source with `options` must fail with `kind`.
         public init(_ label: String, options: JSONValue, kind: SourceError.Kind) {
             self.label = label
             self.options = options
@@ -103,13 +133,19 @@ public struct ConformanceSubject: Sendable {
         }
     }
 
+    /// Names the subject in violations.
     public var name: String
+    /// The provider under test.
     public var provider: any Provider
+    /// The kind every item of its sources must have.
     public var kind: ItemKind
     /// Values that must never be printed (API keys, tokens, secret environment values).
     public var secrets: [String]
+    /// How its sources get their data: HTTP from the suite's fixture server, or this machine.
     public var backend: Backend
+    /// Options the provider must refuse (besides the suite's own: unknown keys, a non-object, missing required keys).
     public var invalidOptions: [InvalidOptions]
+    /// Options whose sources must fail with a given kind.
     public var failures: [Failure]
     /// Options whose source never finishes by itself (a program that sleeps); HTTP stalls the server instead.
     public var stalledOptions: JSONValue?
@@ -125,6 +161,7 @@ public struct ConformanceSubject: Sendable {
     /// answers as to `success`.
     public var routes: @Sendable () throws -> [String: FixtureResponse]
 
+    /// A subject; see each property for what it asks of the provider.
     public init(
         name: String, provider: any Provider, kind: ItemKind, secrets: [String] = [], backend: Backend,
         invalidOptions: [InvalidOptions] = [], failures: [Failure] = [], stalledOptions: JSONValue? = nil,

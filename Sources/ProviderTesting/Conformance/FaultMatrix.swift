@@ -5,25 +5,40 @@ import ProviderKit
 /// One cell of the fault matrix: a way the network or the service can misbehave for one source while
 /// another source of the same run stays healthy.
 public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Nothing listens at the base URL.
     case connectionRefused = "refused"
+    /// The base URL's host name does not resolve.
     case dnsFailure = "dns"
+    /// The server answers only after the source's timeout.
     case timeoutBeforeHeaders = "no-headers"
+    /// The server sends half the body, then stalls past the source's timeout.
     case slowBody = "slow-body"
+    /// A 401.
     case unauthorized401 = "401"
+    /// A 403 saying the rate limit is exhausted.
     case rateLimited403 = "403-limit"
+    /// A 404.
     case notFound404 = "404"
+    /// A 429.
     case rateLimited429 = "429"
+    /// A 500, then the normal answer: a retry must succeed.
     case serverErrorThenSuccess = "500→ok"
+    /// A 503.
     case unavailable503 = "503"
+    /// A 200 whose body does not decode.
     case malformedBody = "malformed"
+    /// The connection closes halfway through the body.
     case truncatedBody = "truncated"
+    /// A body past the source's size cap.
     case overSizeCap = "too-big"
+    /// An HTML page where JSON was expected.
     case wrongContentType = "html"
     /// https:// to a server whose certificate is issued by a CA the run does not trust.
     case tlsUntrusted = "tls-untrusted"
     /// https:// to a plain HTTP server: the TLS handshake fails.
     case tlsPlainServer = "tls-plain"
 
+    /// The cell's name, as the matrix's table shows it.
     public var description: String { rawValue }
 
     /// The kind the faulty source must report; nil means the source must end `ok`.
@@ -51,9 +66,11 @@ public enum FaultCell: String, Sendable, Hashable, CaseIterable, CustomStringCon
 
 /// What one cell found: the faulty source's outcome and every way it broke the contract.
 public struct FaultMatrixResult: Sendable {
+    /// The fault and the provider it was tried on.
     public var cell: FaultCell
     /// `ok`, or the kind of the faulty source's error (`-` when it ended without one).
     public var outcome: String
+    /// Every way the provider broke the contract in this cell; empty when it kept it.
     public var violations: [String]
     /// How long the faulty source took.
     public var seconds: Double

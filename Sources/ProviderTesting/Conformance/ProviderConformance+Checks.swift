@@ -88,8 +88,9 @@ extension ProviderConformance {
                 runs.append(("HTTP fault \(fault.rawValue)", run, expected))
             }
         case .local:
+            // Every failure here ends at once: the default timeout only bounds a hang, with room for a loaded machine.
             for failure in subject.failures {
-                runs.append((failure.label, try await run(subject, options: failure.options, timeoutSeconds: 5), failure.kind))
+                runs.append((failure.label, try await run(subject, options: failure.options), failure.kind))
             }
         }
         return runs

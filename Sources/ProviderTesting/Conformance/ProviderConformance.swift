@@ -16,6 +16,8 @@ import ProviderKit
 /// Checks that cannot apply to a subject (concurrency of a local source, a stall without `stalledOptions`)
 /// report that as a violation, so a test never passes without checking anything.
 public enum ProviderConformance {
+    /// Runs `check` on `subject` and returns its violations, each a sentence naming the scenario; empty when the
+    /// provider keeps that part of the contract. Secrets in them are masked.
     public static func run(_ check: ConformanceCheck, on subject: ConformanceSubject) async throws -> [String] {
         // Violations quote messages and logs: mask the secrets so a failing check does not print them itself.
         try await violations(check, subject).map { violation in

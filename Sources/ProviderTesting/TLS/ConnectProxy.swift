@@ -13,10 +13,13 @@ import Synchronization
 public final class ConnectProxy: Sendable {
     /// One `CONNECT` the proxy received.
     public struct Tunnel: Sendable, Hashable {
+        /// `host:port` the client asked to reach.
         public var target: String
+        /// The `Proxy-Authorization` field the client sent, if any.
         public var proxyAuthorization: String?
     }
 
+    /// The loopback port the proxy listens on.
     public let port: Int
     private let channel: any Channel
     private let recorded: Recorded
@@ -36,6 +39,8 @@ public final class ConnectProxy: Sendable {
         self.recorded = recorded
     }
 
+    /// Starts a proxy on a free loopback port; with `requiredAuthorization`, a `CONNECT` without that exact
+    /// `Proxy-Authorization` gets a 407.
     public static func start(requiredAuthorization: String? = nil) async throws -> ConnectProxy {
         let recorded = Recorded()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -52,6 +57,7 @@ public final class ConnectProxy: Sendable {
         return ConnectProxy(port: port, channel: channel, recorded: recorded)
     }
 
+    /// Stops listening and closes the tunnels.
     public func stop() async {
         try? await channel.close().get()
     }

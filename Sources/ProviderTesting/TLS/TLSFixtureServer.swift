@@ -11,6 +11,7 @@ import Synchronization
 ///
 /// It runs on SwiftNIO's own event loop threads, never on Swift's cooperative pool (docs/TESTING.md).
 public final class TLSFixtureServer: Sendable {
+    /// The loopback port the server listens on.
     public let port: Int
     private let channel: any Channel
     private let counters: Counters
@@ -25,6 +26,7 @@ public final class TLSFixtureServer: Sendable {
     public var connections: Int { counters.state.withLock { $0.connections } }
     /// Requests answered so far (a failed handshake sends none).
     public var requests: Int { counters.state.withLock { $0.requests } }
+    /// The paths of the requests answered so far, in order.
     public var paths: [String] { counters.state.withLock { $0.paths } }
 
     private init(port: Int, channel: any Channel, counters: Counters) {

@@ -11,14 +11,21 @@ import Foundation
 public struct TestCertificates: Sendable {
     /// A certificate and its private key, both PEM files.
     public struct Identity: Sendable {
+        /// The certificate, PEM.
         public var certificate: URL
+        /// Its private key, PEM.
         public var key: URL
     }
 
+    /// The temporary directory the files are in.
     public var directory: URL
+    /// The test CA's certificate, PEM: what a test trusts.
     public var caFile: URL
+    /// For `localhost` and `127.0.0.1`, issued by the CA.
     public var localhost: Identity
+    /// For `other.example` only, issued by the CA.
     public var otherHost: Identity
+    /// For `localhost` and `127.0.0.1`, issued by the CA, long expired.
     public var expired: Identity
 
     /// The certificates of this test process, made on first use.
@@ -28,8 +35,11 @@ public struct TestCertificates: Sendable {
 
     private static let cache = Task { try await make() }
 
+    /// Why the certificates could not be made.
     public enum Failure: Error, CustomStringConvertible {
+        /// `openssl` with these arguments failed, printing this.
         case openssl([String], String)
+        /// The openssl command that failed and what it printed.
         public var description: String {
             switch self {
             case .openssl(let arguments, let stderr): "openssl \(arguments.joined(separator: " ")) failed: \(stderr)"

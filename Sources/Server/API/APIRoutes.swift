@@ -29,7 +29,7 @@ struct APIRoutes: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
         router.get("/readyz") { _, _ in
-            let ready = state.snapshot.isReady
+            let ready = state.isReady
             return Response(
                 status: ready ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "first cycle not done\n")))

@@ -65,28 +65,13 @@ final class ReaderService: Sendable {
         return setup
     }
 
-    /// Runs `work` (store calls, which block) on a thread of the global pool, not the event loop.
-    static func offLoop<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
-        }
-    }
-
     /// Runs an archive call off the event loop; a store failure becomes a 503 with its message (never a 500).
     static func archive<T: Sendable>(
         _ setup: Setup, _ work: @escaping @Sendable (any ItemArchiveRepository) throws(SourceError) -> T
     ) async throws(ReaderProblem) -> T {
-        let result: Result<T, ReaderProblem> = await offLoop {
-            guard let archive = setup.archive() else {
-                return .failure(ReaderProblem(.serviceUnavailable, "the store keeps no item archive here, so reader apps have nothing to read"))
-            }
-            do throws(SourceError) {
-                return .success(try work(archive))
-            } catch {
-                return .failure(ReaderProblem(.serviceUnavailable, "the item archive cannot be read: \(error.message)"))
-            }
-        }
-        return try result.get()
+        try await ArchiveCall.offLoop(
+            setup.archive, missing: "the store keeps no item archive here, so reader apps have nothing to read", work
+        ).mapError { ReaderProblem(.serviceUnavailable, $0.message) }.get()
     }
 }
 

@@ -19,18 +19,9 @@ final class ServedArchive: Sendable {
     func read<T: Sendable>(
         _ work: @escaping @Sendable (any ItemArchiveRepository) throws(SourceError) -> T
     ) async throws(RequestProblem) -> T {
-        let open = opener.withLock { $0 }
-        let result: Result<T, RequestProblem> = await ReaderService.offLoop {
-            guard let archive = open() else {
-                return .failure(RequestProblem(.serviceUnavailable, "the store cannot be opened, so no item can be read (the server's log says why)"))
-            }
-            do throws(SourceError) {
-                return .success(try work(archive))
-            } catch {
-                return .failure(RequestProblem(.serviceUnavailable, "the item archive cannot be read: \(error.message)"))
-            }
-        }
-        return try result.get()
+        try await ArchiveCall.offLoop(
+            opener.withLock { $0 }, missing: "the store cannot be opened, so no item can be read (the server's log says why)", work
+        ).mapError { RequestProblem(.serviceUnavailable, $0.message) }.get()
     }
 
     /// `sources` with their latest items read back from the archive (the first `limit` of each, where given; the

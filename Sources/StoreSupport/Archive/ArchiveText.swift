@@ -42,55 +42,72 @@ public enum ArchiveText {
     }
 
     /// `html` as text: tags dropped (a block-level one leaves a space), the common entities decoded, white
-    /// space folded. For the index and for snippets, not for showing the page.
+    /// space (Unicode's White_Space) folded to one space, none at either end. For the index and for snippets, not
+    /// for showing the page. Works on the UTF-8 bytes: every run archives each item's fields through it.
     public static func stripMarkup(_ html: String) -> String {
-        var result = ""
-        result.reserveCapacity(html.utf8.count)
-        var index = html.startIndex
-        var lastWasSpace = true
-        func append(_ character: Character) {
-            if character.isWhitespace {
-                if !lastWasSpace { result.append(" ") }
-                lastWasSpace = true
-            } else {
-                result.append(character)
-                lastWasSpace = false
+        var html = html
+        return html.withUTF8 { bytes in
+            var result = [UInt8]()
+            result.reserveCapacity(bytes.count)
+            var lastWasSpace = true
+            /// Appends one character's UTF-8 `bytes`, or one space for a run of white space.
+            func put<Bytes: Sequence<UInt8>>(_ bytes: Bytes, whiteSpace: Bool) {
+                if whiteSpace {
+                    if !lastWasSpace { result.append(UInt8(ascii: " ")) }
+                } else {
+                    result.append(contentsOf: bytes)
+                }
+                lastWasSpace = whiteSpace
             }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) {
+                    put(EmptyCollection(), whiteSpace: true)
+                    index = close + 1
+                } else if byte == UInt8(ascii: "&"),
+                          let semicolon = bytes[index..<min(index + 12, bytes.count)].firstIndex(of: UInt8(ascii: ";")),
+                          let decoded = entity(bytes[(index + 1)..<semicolon]) {
+                    put(String(decoded).utf8, whiteSpace: decoded.properties.isWhitespace)
+                    index = semicolon + 1
+                } else if byte < 0x80 {
+                    put(CollectionOfOne(byte), whiteSpace: byte == 0x20 || (0x09...0x0D).contains(byte))
+                    index += 1
+                } else {
+                    let end = min(index + (byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2), bytes.count)
+                    var scalarBytes = bytes[index..<end].makeIterator()
+                    var decoder = UTF8()
+                    let whiteSpace = if case .scalarValue(let scalar) = decoder.decode(&scalarBytes) {
+                        scalar.properties.isWhitespace
+                    } else {
+                        false
+                    }
+                    put(bytes[index..<end], whiteSpace: whiteSpace)
+                    index = end
+                }
+            }
+            if result.last == UInt8(ascii: " ") { result.removeLast() }
+            return String(decoding: result, as: UTF8.self)
         }
-        while index < html.endIndex {
-            let character = html[index]
-            if character == "<", let close = html[index...].firstIndex(of: ">") {
-                append(" ")
-                index = html.index(after: close)
-                continue
-            }
-            if character == "&", let semicolon = html[index...].prefix(12).firstIndex(of: ";"),
-               let decoded = entity(html[html.index(after: index)..<semicolon]) {
-                append(decoded)
-                index = html.index(after: semicolon)
-                continue
-            }
-            append(character)
-            index = html.index(after: index)
-        }
-        if result.last == " " { result.removeLast() }
-        return result
     }
 
-    private static func entity(_ name: Substring) -> Character? {
-        switch name {
+    /// The character an entity's name (between `&` and `;`) stands for: the common named ones and numeric ones.
+    private static func entity(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Unicode.Scalar? {
+        guard name.count >= 2 else { return nil }
+        if name.first == UInt8(ascii: "#") {
+            let digits = name.dropFirst()
+            let hex = digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X")
+            let text = String(decoding: hex ? digits.dropFirst() : digits, as: UTF8.self)
+            return UInt32(text, radix: hex ? 16 : 10).flatMap(Unicode.Scalar.init)
+        }
+        switch String(decoding: name, as: UTF8.self) {
         case "amp": return "&"
         case "lt": return "<"
         case "gt": return ">"
         case "quot": return "\""
-        case "apos", "#39": return "'"
+        case "apos": return "'"
         case "nbsp": return " "
-        default:
-            guard name.hasPrefix("#") else { return nil }
-            let digits = name.dropFirst()
-            let value = digits.hasPrefix("x") || digits.hasPrefix("X")
-                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-            return value.flatMap(Unicode.Scalar.init).map(Character.init)
+        default: return nil
         }
     }
 

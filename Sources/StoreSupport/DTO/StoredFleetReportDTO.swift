@@ -74,6 +74,7 @@ extension StoreCoding {
         }
     }
 
+    /// A report written by `encodeFleetReport(_:)`, at the store's `version` of it; unreadable text is an `io` error.
     public static func decodeFleetReport(_ text: String, version: Int64) throws(SourceError) -> FleetReport {
         do {
             return try JSONDecoder().decode(StoredFleetReportDTO.self, from: Data(text.utf8)).toDomain(version: version)

@@ -1,20 +1,30 @@
-import Domain
 import Foundation
 
-/// Dates in row fields: the common ISO 8601 shapes parsed from bytes, everything else through Domain's
-/// `ISO8601` (Foundation's format styles).
-///
-/// Why: `Date.ISO8601FormatStyle` costs microseconds per call, which was a quarter of the time of reading a
-/// large NDJSON file. The fast path takes only what it fully checks, `YYYY-MM-DD` and
-/// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`, and hands any other text to the general parser, so it
-/// can be faster but never more permissive than Domain's rules.
-enum TimestampParser {
-    static func date(from string: String) -> Date? {
+extension ISO8601 {
+    /// Parses `2026-11-22T10:00:00Z`, with or without fractional seconds, with `Z` or a numeric offset,
+    /// or a plain `2026-11-22` date (taken as midnight UTC).
+    ///
+    /// The common shapes are read from bytes (`fastDate`), with the values Foundation gives them; anything else goes
+    /// through Foundation's ISO 8601 format styles. (Why: BENCHMARKS.md, "Figures behind the code".)
+    public static func date(from string: String) -> Date? {
         var string = string
-        let fast = string.withUTF8 { fastDate($0) }
-        return fast ?? ISO8601.date(from: string)
+        return string.withUTF8 { fastDate($0) } ?? foundationDate(from: string)
     }
 
+    /// `date(from:)` through Foundation's format styles alone.
+    static func foundationDate(from string: String) -> Date? {
+        if let date = try? Date(string, strategy: .iso8601) { return date }
+        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        if string.count == 10, let date = try? Date(string, strategy: .iso8601.year().month().day()) {
+            return date
+        }
+        return nil
+    }
+
+    /// The common shapes, `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)`, read from bytes when
+    /// every part is in range; nil for any other text, which `date(from:)` hands to Foundation's format styles.
     static func fastDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count == 10 || bytes.count >= 20 else { return nil }
         guard let year = number(bytes, 0, 4), bytes[4] == UInt8(ascii: "-"),
