@@ -224,7 +224,7 @@ public final class PostgresStoreDatabase: Sendable {
     }
 
     static func isConnectionLoss(_ error: any Error) -> Bool {
-        if error is PostgresSession.Timeout { return true }
+        if error is PostgresSession.Timeout || error is PostgresSession.Closed { return true }
         guard let error = error as? PSQLError else { return false }
         return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
     }
@@ -247,6 +247,7 @@ public final class PostgresStoreDatabase: Sendable {
         }
         if error is NIOSSLError { return "TLS failed" }
         if error is PostgresSession.Timeout { return "no answer in \(PostgresSession.defaultTimeoutSeconds) s" }
+        if error is PostgresSession.Closed { return "the server closed the connection" }
         return url.scrub(Self.systemReason(error))
     }
 
@@ -276,6 +277,8 @@ struct PostgresSession: Sendable {
     static let defaultTimeoutSeconds: Int64 = 60
 
     struct Timeout: Error {}
+    /// The connection had closed before the query was written: nothing of it reached the server.
+    struct Closed: Error {}
 
     func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
         try await result(of: query).rows.map { $0.makeRandomAccess() }
@@ -301,27 +304,27 @@ struct PostgresSession: Sendable {
     }
 
     private func result(of query: PostgresQuery) async throws -> PostgresQueryResult {
-        let expired = TimeoutFlag()
-        let watchdog = connection.eventLoop.scheduleTask(in: timeout) { [connection] in
-            expired.set()
+        let connection = self.connection
+        let logger = self.logger
+        let eventLoop = connection.eventLoop
+        // The wait is for a promise of our own, which the watchdog fails: it ends within `timeout` whatever becomes
+        // of the query. Closing the connection alone would not end it when the query was dropped unanswered.
+        let answer = eventLoop.makePromise(of: PostgresQueryResult.self)
+        let watchdog = eventLoop.scheduleTask(in: timeout) {
+            answer.fail(Timeout())
             connection.closeSoon()
         }
         defer { watchdog.cancel() }
-        do {
-            let answer: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
-            return try await answer.get()
-        } catch {
-            if expired.isSet { throw Timeout() }
-            throw error
+        // Written on the connection's own event loop, and only while the connection is open: there PostgresNIO's
+        // handler takes the query, and answers it or fails it when the connection goes. A query written to a
+        // connection that has closed is dropped with the channel's handlers and never answered, and the pool can
+        // lend a connection in the instant it closes, before it has heard so.
+        eventLoop.execute {
+            guard !connection.isClosed else { return answer.fail(Closed()) }
+            connection.query(query, logger: logger).cascade(to: answer)
         }
+        return try await answer.futureResult.get()
     }
-}
-
-/// Whether a query's watchdog fired.
-private final class TimeoutFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
 /// One call's wait for a pooled connection: either the connection comes first and the call runs, or the wait
