@@ -7,11 +7,12 @@ import Synchronization
 /// while the PostgreSQL work runs as an async task on a SwiftNIO event loop.
 ///
 /// The task prefers an event-loop task executor (SE-0417), and so do the tasks it starts (children inherit the
-/// preference): the work, `PostgresClient`'s pool and their timers run on the event loop threads, which do the
-/// I/O anyway, and never on Swift's cooperative pool. So a caller on a cooperative thread, even with every
-/// cooperative thread blocked here, cannot deadlock the store: nothing it waits for needs one of those threads.
-/// The one thread that must never wait here is an event loop's own (the work may need that loop): `run` traps
-/// there.
+/// preference): the work and `PostgresClient`'s pool run on the event loop threads, which do the I/O anyway. Only
+/// their timers (`Task.sleep`: the pool's backoff, a call's wait for a connection) wake through Swift's global
+/// executor, Dispatch's threads on Linux; when every one of those is blocked here, libdispatch adds a thread within
+/// a second. So callers on those threads delay the store's timers but cannot stop them, and every query's wait
+/// ends by itself (`PostgresSession`). The one thread that must never wait here is an event loop's own (the work
+/// may need that loop): `run` traps there.
 final class PostgresBlockingAdapter: Sendable {
     private let group: any EventLoopGroup
 
