@@ -63,7 +63,7 @@ final class SinkOffer: Sendable {
                 build { transport in
                     let useCase = DeliverToSinkUseCase(
                         sink: sink.id, outbox: outbox, transport: transport, policy: SinkRetryPolicy(maxRetries: sink.maxRetries),
-                        grouping: sink.grouping)
+                        timing: SinkTiming(clock: cancellation.clock), grouping: sink.grouping)
                     useCase.execute(newItems: offered, batchSize: sink.batch, send: send, cancellation: cancellation) { report in
                         reports.withLock { $0[position] = report }
                         done()

@@ -158,7 +158,8 @@ final class Exchange: Sendable {
         // Weakly: the timer stays queued for the whole timeout after an answer that came at once, and must not keep
         // the exchange (its source's client, request and parser) alive that long. A running transfer holds the
         // exchange through its completion until it ends.
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout + (boundBySource ? 0.25 : 0)) { [weak self] in
+        // On the source's clock (its token's), as its deadline is.
+        cancellation.clock.wake(after: timeout + (boundBySource ? 0.25 : 0)) { [weak self] in
             guard let self else { return }
             let seconds = JSONValue.double((timeout * 10).rounded() / 10).displayText
             handle(.failure(SourceError(.timeout, "no answer within \(seconds) s"), retryable: true), attempt: attempt,
@@ -236,7 +237,7 @@ final class Exchange: Sendable {
             return true
         }
         guard proceed else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+        cancellation.clock.wake(after: delay) { [self] in
             startAttempt()
         }
     }

@@ -60,7 +60,7 @@ public enum CredentialHelper {
         let retryWake = DispatchSemaphore(value: 0)
         let wakeRegistration = cancellation?.onCancel { retryWake.signal() }
         let spawned = ChildProcess.spawn(launch) { delay in
-            _ = retryWake.wait(timeout: .now() + delay)
+            (cancellation?.clock ?? SystemClock()).wait(for: retryWake, atMost: delay)
             return cancellation?.isCancelled != true
         }
         if let wakeRegistration { cancellation?.removeHandler(wakeRegistration) }

@@ -32,13 +32,15 @@ extension ProgramRun {
             case .scheduleGiveUp:
                 after(gracePeriod) { $0.giveUpElapsed() }
             case .scheduleOutputCheck:
-                DispatchQueue.global().asyncAfter(deadline: .now() + gracePeriod) { [self] in
+                clock.wake(after: gracePeriod) { [self] in
                     // Open outputs with no writer left only mean the reader is behind: it reaches their end.
                     let reader = state.withLock { $0.openOutputs > 0 ? $0.reader : nil }
                     let held = reader?.writersRemain() ?? false
                     perform(state.withLock { $0.lifecycle.exitGraceElapsed(outputOpen: held && $0.openOutputs > 0) })
                 }
             case .pollGroup:
+                // Real time, whatever the run's clock: a process group's end sends no event, so this polls the
+                // system, and a test's clock standing still must not stop it.
                 DispatchQueue.global().asyncAfter(deadline: .now() + Self.groupPollInterval) { [self] in
                     guard let pid = state.withLock({ $0.lifecycle.pid }) else { return }
                     let exists = ChildProcess.groupExists(pid)
@@ -59,7 +61,7 @@ extension ProgramRun {
     private func after(
         _ seconds: Double, _ event: @escaping @Sendable (inout ProgramLifecycle) -> [ProgramLifecycle.Action]
     ) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+        clock.wake(after: seconds) { [self] in
             perform(state.withLock { event(&$0.lifecycle) })
         }
     }

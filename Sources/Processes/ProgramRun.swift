@@ -58,6 +58,8 @@ public final class ProgramRun: Sendable {
     let command: ExecCommand
     let logger: Logger
     let gracePeriod: Double
+    /// The clock of the run's deadline (its token's): the timeout, the grace periods and the retries of a start.
+    let clock: any TimerClock
     let state: Mutex<State>
     private let executable: URL
     private let environment: [String: String]
@@ -75,8 +77,9 @@ public final class ProgramRun: Sendable {
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     init(command: ExecCommand, executable: URL, environment: [String: String], parser: (any ProgramOutputParsing)?,
-         logger: Logger, gracePeriod: Double, events: Events) {
+         logger: Logger, gracePeriod: Double, clock: any TimerClock, events: Events) {
         self.command = command
+        self.clock = clock
         self.executable = executable
         self.environment = environment
         self.logger = logger
@@ -111,7 +114,7 @@ public final class ProgramRun: Sendable {
         }
         let run = ProgramRun(
             command: command, executable: executable, environment: environment, parser: parser, logger: logger,
-            gracePeriod: gracePeriod, events: events)
+            gracePeriod: gracePeriod, clock: cancellation.clock, events: events)
         run.start(cancellation: cancellation, lingering: lingering)
     }
 
@@ -120,7 +123,7 @@ public final class ProgramRun: Sendable {
     func start(cancellation: CancellationToken, lingering: LingeringWork) {
         Self.ignoreBrokenPipes
         let timeoutText = cancellation.deadline.map {
-            JSONValue.double((Self.seconds(until: $0) * 10).rounded() / 10).displayText
+            JSONValue.double((clock.seconds(until: $0) * 10).rounded() / 10).displayText
         }
         let endLingering = lingering.begin()
         state.withLock { $0.endLingering = endLingering }
@@ -138,7 +141,7 @@ public final class ProgramRun: Sendable {
     /// Stops the program at `deadline`, or later if the source's clock was paused meanwhile (the run waited for
     /// its output to take the program's items: the program was blocked on a full pipe, not slow).
     private func timeOut(at deadline: DispatchTime, _ cancellation: CancellationToken) {
-        DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
+        clock.wake(at: deadline) { [weak self] in
             guard let self else { return }
             if let later = cancellation.nextCheck(afterFiringAt: deadline) {
                 timeOut(at: later, cancellation)
@@ -201,7 +204,7 @@ public final class ProgramRun: Sendable {
             stdout: stdout.write.fileDescriptor, stderr: stderr.write.fileDescriptor)
         let spawned: Result<pid_t, ChildProcess.Failure>? = state.withLock { $0.lifecycle.mayStart }
             ? ChildProcess.spawn(launch) { [self] delay in
-                _ = retryWake.wait(timeout: .now() + delay)  // a clock, not a sleep: a stop wakes it
+                clock.wait(for: retryWake, atMost: delay)  // a clock, not a sleep: a stop wakes it
                 return state.withLock { $0.lifecycle.mayStart }
             }
             : nil
@@ -346,10 +349,5 @@ public final class ProgramRun: Sendable {
 
     private func removeInputFile() {
         if let inputFile { try? FileManager.default.removeItem(at: inputFile) }
-    }
-
-    private static func seconds(until deadline: DispatchTime) -> Double {
-        let now = DispatchTime.now().uptimeNanoseconds
-        return deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
     }
 }

@@ -55,6 +55,14 @@ public final class FixtureServer: Sendable {
         var nextStall = 0
         /// Set by `releaseStalls()`: later delays and stalls answer at once.
         var stallsReleased = false
+        /// Tests waiting for the requests to satisfy a condition (`waitForRequests`), by id.
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
+    struct Waiter: Sendable {
+        var condition: @Sendable ([RecordedRequest]) -> Bool
+        var continuation: CheckedContinuation<Bool, Never>
     }
 
     private init(channel: any Channel, port: UInt16, shared: Shared) {
@@ -68,7 +76,20 @@ public final class FixtureServer: Sendable {
     /// the server is listening.
     public static func start(port: UInt16 = 0) async throws -> FixtureServer {
         let shared = Shared()
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        return try await started(bootstrap(shared).bind(host: "127.0.0.1", port: Int(port)).get(), shared: shared)
+    }
+
+    /// Listens on `refusing`'s own socket, which the server takes over: a receiver that was down comes up on its
+    /// port with no moment in which another socket could take it.
+    /// - Throws: when the port was released or handed over already, or cannot listen.
+    public static func start(on refusing: RefusingPort) async throws -> FixtureServer {
+        guard let descriptor = refusing.handOver() else { throw ChannelError.inappropriateOperationForState }
+        let shared = Shared()
+        return try await started(bootstrap(shared).withBoundSocket(descriptor).get(), shared: shared)
+    }
+
+    private static func bootstrap(_ shared: Shared) -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
             .childChannelInitializer { channel in
@@ -84,7 +105,9 @@ public final class FixtureServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(FixtureResponder(shared: shared))
                 }
             }
-            .bind(host: "127.0.0.1", port: Int(port)).get()
+    }
+
+    private static func started(_ channel: any Channel, shared: Shared) async throws -> FixtureServer {
         guard let bound = channel.localAddress?.port, let port = UInt16(exactly: bound) else {
             try? await channel.close().get()
             throw ChannelError.unknownLocalAddress
@@ -165,6 +188,30 @@ public final class FixtureServer: Sendable {
         shared.releaseStalls()
     }
 
+    /// Suspends until `condition` holds of every request received so far (asked now and again as each request
+    /// arrives, never by polling); false if it did not within `seconds`, a bound for a client that never asks.
+    public func waitForRequests(
+        within seconds: Double = 120, until condition: @escaping @Sendable ([RecordedRequest]) -> Bool
+    ) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let id = shared.state.withLock { state -> Int? in
+                if condition(state.requests) { return nil }
+                defer { state.nextWaiter += 1 }
+                state.waiters[state.nextWaiter] = Waiter(condition: condition, continuation: continuation)
+                return state.nextWaiter
+            }
+            guard let id else { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [shared] in
+                shared.state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
+            }
+        }
+    }
+
+    /// Suspends until `count` requests for `path` arrived; false if they did not within `seconds`.
+    public func waitForRequests(path: String, count: Int, within seconds: Double = 120) async -> Bool {
+        await waitForRequests(within: seconds) { requests in requests.count(where: { $0.path == path }) >= count }
+    }
+
     /// Forgets the requests received so far; routes stay.
     public func resetRecording() {
         shared.state.withLock { state in
@@ -178,25 +225,35 @@ extension FixtureServer.Shared {
     /// Records `request` and picks its scripted answer (nil: no route and no fallback), counting it in flight
     /// until `finished()`.
     func take(_ request: RecordedRequest) -> FixtureResponse? {
-        state.withLock { state in
+        let (response, satisfied) = state.withLock { state -> (FixtureResponse?, [FixtureServer.Waiter]) in
             state.requests.append(request)
-            state.inFlight += 1
-            state.peakInFlight = max(state.peakInFlight, state.inFlight)
-            let candidates = state.routes.indices
-                .filter { index in
-                    let route = state.routes[index]
-                    return route.path == request.path && route.query.allSatisfy { request.query($0.key) == $0.value }
-                }
-                .sorted { state.routes[$0].query.count > state.routes[$1].query.count }
-            guard let index = candidates.first else {
-                guard let fallback = state.fallback else { return nil }
-                state.fallback?.served += 1
-                return fallback.responses[min(fallback.served, fallback.responses.count - 1)]
-            }
-            let route = state.routes[index]
-            state.routes[index].served += 1
-            return route.responses[min(route.served, route.responses.count - 1)]
+            let requests = state.requests
+            let satisfied = state.waiters.filter { $0.value.condition(requests) }
+            for id in satisfied.keys { state.waiters.removeValue(forKey: id) }
+            return (Self.answer(request, &state), Array(satisfied.values))
         }
+        for waiter in satisfied { waiter.continuation.resume(returning: true) }
+        return response
+    }
+
+    /// Counts `request` in flight and picks its scripted answer.
+    private static func answer(_ request: RecordedRequest, _ state: inout FixtureServer.State) -> FixtureResponse? {
+        state.inFlight += 1
+        state.peakInFlight = max(state.peakInFlight, state.inFlight)
+        let candidates = state.routes.indices
+            .filter { index in
+                let route = state.routes[index]
+                return route.path == request.path && route.query.allSatisfy { request.query($0.key) == $0.value }
+            }
+            .sorted { state.routes[$0].query.count > state.routes[$1].query.count }
+        guard let index = candidates.first else {
+            guard let fallback = state.fallback else { return nil }
+            state.fallback?.served += 1
+            return fallback.responses[min(fallback.served, fallback.responses.count - 1)]
+        }
+        let route = state.routes[index]
+        state.routes[index].served += 1
+        return route.responses[min(route.served, route.responses.count - 1)]
     }
 
     func finished() {

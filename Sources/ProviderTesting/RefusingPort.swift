@@ -60,8 +60,21 @@ public final class RefusingPort: Sendable {
     }
 
     /// Frees the port (for a server to bind); the shared one is never released.
+    ///
+    /// Between the release and the server's bind, another thread's child process that has not reached its `exec`
+    /// yet may still hold a copy of the socket, and the bind then fails: a receiver that comes up here should be
+    /// `FixtureServer.start(on:)`, which listens on this very socket.
     public func release() {
-        guard open.withLock({ let was = $0; $0 = false; return was }), descriptor >= 0 else { return }
+        guard let descriptor = handOver() else { return }
         close(descriptor)
+    }
+
+    /// The bound socket, given up by this port (a later `release()` does nothing); nil once released or handed over,
+    /// and for the shared one.
+    func handOver() -> Int32? {
+        guard self !== Self.shared, open.withLock({ let was = $0; $0 = false; return was }), descriptor >= 0 else {
+            return nil
+        }
+        return descriptor
     }
 }

@@ -37,13 +37,16 @@ public final class AggregateServer: Sendable {
     let archive = ServedArchive()
 
     private let lifecycle = ServiceGroupHolder()
+    /// What the watch (or the fleet's follower) and the event streams' keep-alive are timed on.
+    private let clock: any TimerClock
 
     /// - Throws: a `selection` that does not fit the manifest.
     public init(
         container: AppDIContainer, configuration: ServeConfiguration, selection: [String]? = nil,
-        logger: Logger = Logger(label: "aggregate")
+        logger: Logger = Logger(label: "aggregate"), clock: any TimerClock = SystemClock()
     ) throws(SelectionError) {
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         let events = EventLog(capacity: configuration.eventCapacity, maxClients: configuration.maxEventClients)
         let state = ServeState(sources: [], events: events, metrics: ServeMetrics(), logger: logger)
@@ -52,12 +55,12 @@ public final class AggregateServer: Sendable {
         container.requestRecorder = state.metrics
         if configuration.followsFleet {
             self.watcher = try FleetFollower(
-                container: container, options: FleetFollower.Options(selection: selection), observer: state)
+                container: container, options: FleetFollower.Options(selection: selection), observer: state, clock: clock)
         } else {
             self.watcher = try Watcher(
                 container: container,
                 options: Watcher.Options(selection: selection, items: .all, output: { ServeOutput(state: state, announced: configuration.eventCapacity) }),
-                observer: state)
+                observer: state, clock: clock)
         }
         state.reloaded(sources: watcher.sourceIDs)
         state.metrics.labelSources(configuration.metricsSources.perSource(watching: watcher.sourceIDs.count))
@@ -87,14 +90,8 @@ public final class AggregateServer: Sendable {
         guard lifecycle.hold(group) else { return }
         watcher.start()
         let events = state.events
-        let keepAlive = configuration.keepAliveSeconds
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(keepAlive))
-                events.wakeAll()
-            }
-        }
-        defer { ticker.cancel() }
+        let ticker = KeepAliveTicker(clock: clock, every: configuration.keepAliveSeconds) { events.wakeAll() }
+        defer { ticker.stop() }
         try await group.run()
     }
 

@@ -137,7 +137,7 @@ struct StreamingRunTests {
     @Test("many small sources' ids, gathered into shared chunks, are all recorded in each source's own history")
     func historyOfManySources() async {
         let storage = RunStorage(store: .sqlite(database))
-        let count = StreamingRun.maxGatheredSources * 2 + 3  // two full gatherings and a rest the run's end flushes
+        let count = HistoryWriter.maxGatheredSources * 2 + 3  // two full gatherings and a rest the run's end flushes
         let ids = (0..<count).map { "feed\($0)" }
         let plain = await run(ids.map { ($0, BatchesSource(batches: [["a", "b"]])) }, storage: storage)
         #expect(plain.written.count == count * 2)
@@ -159,7 +159,7 @@ struct StreamingRunTests {
             #expect(plain.outcome.notes.isEmpty)
         }
         var changed = batches
-        changed[20].append("new-middle")  // in the second chunk of `historyChunk` ids
+        changed[20].append("new-middle")  // in the second chunk of `HistoryWriter.chunkSize` ids
         changed[39].append("new-last")  // in the rest the run's end records
         _ = await run([("big", BatchesSource(batches: changed))], storage: storage)
         let next = await run([("big", BatchesSource(batches: changed + [["new-next"]]))], storage: storage, newOnly: true)

@@ -5,36 +5,6 @@ import ProviderTesting
 import Synchronization
 import Testing
 
-/// A clock the test moves: `now` changes only when told, and wake-ups fire when their time is passed.
-final class ManualClock: WatchClock {
-    private struct State {
-        var now: Date
-        var wakeUps: [(at: Date, work: @Sendable () -> Void)] = []
-    }
-
-    private let state: Mutex<State>
-
-    init(now: Date) { state = Mutex(State(now: now)) }
-
-    var now: Date { state.withLock { $0.now } }
-
-    func wake(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { $0.wakeUps.append((at: $0.now.addingTimeInterval(seconds), work: work)) }
-    }
-
-    /// Moves time on by `seconds` and runs every wake-up that fell due (outside the lock).
-    func advance(_ seconds: TimeInterval) {
-        let due = state.withLock { state -> [@Sendable () -> Void] in
-            state.now = state.now.addingTimeInterval(seconds)
-            let now = state.now
-            let due = state.wakeUps.filter { $0.at <= now }.map(\.work)
-            state.wakeUps.removeAll { $0.at <= now }
-            return due
-        }
-        due.forEach { $0() }
-    }
-}
-
 /// Collects what the watch tells, and lets a test wait for a number of finished cycles.
 final class WatchLog: WatchObserver {
     private struct State {
@@ -91,24 +61,24 @@ struct WatcherTests {
             manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
 
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let clock = ManualClock(now: start)
+        let clock = TestClock(now: start)
         let log = WatchLog()
         let watcher = try Watcher(container: container, options: Watcher.Options(), observer: log, clock: clock)
         watcher.start()
-        clock.advance(6)  // past the first cycle's spread (at most 5 s)
+        clock.advance(by: 6)  // past the first cycle's spread (at most 5 s)
         await log.waitFor(cycles: 1)
         #expect(log.finished[0].report.items.map(\.id) == ["x"])
         #expect(log.finished[0].next == start.addingTimeInterval(6 + 60))
 
-        clock.advance(30)  // not due yet: nothing runs
+        clock.advance(by: 30)  // not due yet: nothing runs
         try Data((#"{"id": "x", "title": "X"}"# + "\n" + #"{"id": "y", "title": "Y"}"#).utf8).write(to: file)
-        clock.advance(30)
+        clock.advance(by: 30)
         await log.waitFor(cycles: 2)
         #expect(log.finished.count == 2)
         #expect(log.finished[1].report.items.map(\.id) == ["y"], "later cycles deliver only what is new")
 
         await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }
-        clock.advance(600)
+        clock.advance(by: 600)
         #expect(log.finished.count == 2, "a stopped watch runs nothing more")
     }
 
@@ -126,16 +96,16 @@ struct WatcherTests {
         #expect((container.store.open().store != nil) == withStore)
 
         func watch(_ cycles: [[String]]) async throws -> [NewItems] {
-            let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+            let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
             let log = WatchLog()
             let watcher = try Watcher(container: container, options: Watcher.Options(items: .all), observer: log, clock: clock)
             try write(cycles[0])
             watcher.start()
-            clock.advance(6)
+            clock.advance(by: 6)
             await log.waitFor(cycles: 1)
             for (index, ids) in cycles.enumerated().dropFirst() {
                 try write(ids)
-                clock.advance(60)
+                clock.advance(by: 60)
                 await log.waitFor(cycles: index + 1)
             }
             await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }
@@ -159,20 +129,20 @@ struct WatcherTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let marker = directory.appendingPathComponent("started")
         let script = directory.appendingPathComponent("slow.sh")
-        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 3600\n".utf8).write(to: script)
+        try Data("#!/bin/sh\ntouch '\(marker.path)'\nexec sleep 3600\n".utf8).write(to: script)  // runs until stopped
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let manifest = directory.appendingPathComponent("manifest.json")
         try Data(#"{"version": 1, "sources": [{"id": "slow", "provider": "exec", "timeoutSeconds": 3600, "options": {"command": ["./slow.sh"]}}]}"#.utf8)
             .write(to: manifest)
         let container = try AppDIContainer.load(
             manifestAt: manifest, environment: ["AGGREGATE_HOME": directory.appendingPathComponent("home").path])
-        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = TestClock(now: Date(timeIntervalSince1970: 1_800_000_000))
         let log = WatchLog()
         let watcher = try Watcher(container: container, options: Watcher.Options(), observer: log, clock: clock)
         watcher.start()
-        clock.advance(6)
+        clock.advance(by: 6)
         for _ in 0..<2_400 where !FileManager.default.fileExists(atPath: marker.path) {
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // another OS process writes the marker: no event to wait on
         }
         #expect(FileManager.default.fileExists(atPath: marker.path), "the program is running")
         await withCheckedContinuation { continuation in watcher.stop { continuation.resume() } }

@@ -1,6 +1,7 @@
 import Dispatch
 import Domain
 import Foundation
+import ProviderTesting
 import Synchronization
 import Testing
 
@@ -21,18 +22,28 @@ private final class RecordingStream: ItemStream {
     }
 }
 
-/// An output that takes a while over each batch (a reader of stdout slower than the source). The delay is the
-/// subject: longer than the source's timeout, so only a paused clock lets the source finish.
+/// An output that takes a while over each batch (a reader of stdout slower than the source): while it holds a
+/// batch, `clock` moves on by `pause`, longer than the source's timeout, so only a paused deadline lets the source
+/// finish. The clock is moved from a thread of its own, as a timer would fire, not inside the source's emit.
 private final class SlowReader: ItemStream {
     private let log = Mutex<[String]>([])
     let pause: Double
+    let clock: TestClock
 
-    init(pause: Double) { self.pause = pause }
+    init(pause: Double, clock: TestClock) {
+        self.pause = pause
+        self.clock = clock
+    }
 
     var taken: [String] { log.withLock { $0 } }
 
     func source(at index: Int, _ source: SourceDescriptor, didEmit items: [Item]) {
-        Thread.sleep(forTimeInterval: pause)
+        let moved = DispatchSemaphore(value: 0)
+        Thread { [clock, pause] in
+            clock.advance(by: pause)
+            moved.signal()
+        }.start()
+        moved.wait()  // the source's own thread (`OwnThreadSource`), never a pool thread
         log.withLock { $0 += items.map(\.id) }
     }
 
@@ -107,8 +118,9 @@ struct ItemStreamTests {
 
     @Test("waiting for the output to take a batch stops the source's clock: a slow reader times nothing out")
     func slowOutputIsNotTheSourcesTime() async {
-        let stream = SlowReader(pause: 1.5)
-        let report = await AggregateSourcesUseCase().execute([
+        let clock = TestClock()
+        let stream = SlowReader(pause: 1.5, clock: clock)
+        let report = await AggregateSourcesUseCase(clock: clock).execute([
             PlannedSource(descriptor: descriptor("paced", timeout: 1), plan: .load(OwnThreadSource(batches: [["a"], ["b"]]))),
         ], stream: stream)
         #expect(report.sources[0].status == .ok, "\(report.sources[0].error?.message ?? "")")

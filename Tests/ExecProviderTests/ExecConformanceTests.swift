@@ -30,7 +30,7 @@ struct ExecConformanceTests {
                             "env": ["API_TOKEN": .string(token)]],
                   kind: .parse),
         ],
-        stalledOptions: ["command": ["/bin/sh", "-c", "sleep 3600"], "env": ["API_TOKEN": .string(token)]],
+        stalledOptions: ["command": ["/bin/sh", "-c", "sleep 3600"], "env": ["API_TOKEN": .string(token)]],  // a program that never answers
         invalidOptions: [
             .init("a command given as one string", options: ["command": "python3 provider.py"], path: "sources[0].options.command"),
             .init("an input mode that does not exist", options: ["command": ["true"], "input": "pipe"], path: "sources[0].options.input"),

@@ -119,7 +119,7 @@ struct ExecRecordRepositoryTests {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("slow.sh", #"""
             echo '{"type":"item","id":"early","title":"early"}'
-            sleep 3600 &
+            sleep 3600 &  # stands in for a program that runs until stopped
             echo $! > child.pid
             echo $$ > pid
             wait
@@ -140,7 +140,7 @@ struct ExecRecordRepositoryTests {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("leaves-child.sh", #"""
             echo '{"type":"item","id":"done","title":"done"}'
-            sleep 30 &
+            sleep 30 &  # a child left running after the script exits: what is stopped
             echo $! > child.pid
             exit 0
             """#)
@@ -161,12 +161,22 @@ struct ExecRecordRepositoryTests {
         let program = try scripts.script("stubborn.sh", #"""
             trap '' TERM
             echo $$ > pid
-            while :; do sleep 0.1; done
+            while :; do sleep 0.1; done  # ignores SIGTERM and runs until SIGKILL
             """#)
         let command = ExecCommand(sourceID: "stubborn", argv: [program], baseDirectory: scripts.url)
-        let result = await stream(command, timeout: 1, gracePeriod: 0.5)
-        #expect(result.error?.kind == .timeout)
-        let pid = try #require(await scripts.waitForFile("pid").flatMap { pid_t($0) })
+        let clock = TestClock()
+        let logs = LogCapture()
+        let killed = { logs.messages.contains { $0.contains("sending SIGKILL") } }
+        async let result = stream(command, timeout: 1, gracePeriod: 0.5, logger: logs.logger(), clock: clock)
+        let pid = try #require(await scripts.waitForFile("pid").flatMap { pid_t($0) })  // running, SIGTERM ignored
+        await clock.waitForWakeUps(1)  // the timeout
+        clock.advance(by: 1)  // time is up: SIGTERM
+        clock.advance(by: 0.4)
+        #expect(!killed(), "within the grace period the program is left to end by itself")
+        #expect(isAlive(pid))
+        clock.advance(by: 0.1)  // the grace period is over: SIGKILL
+        #expect(killed())
+        #expect(await result.error?.kind == .timeout)
         #expect(await isGone(pid))
     }
 
@@ -176,7 +186,7 @@ struct ExecRecordRepositoryTests {
         let program = try scripts.script("hang.sh", #"""
             echo '{"type":"item","id":"before","title":"before"}'
             echo $$ > pid
-            sleep 3600
+            sleep 3600  # stands in for a program that runs until stopped
             """#)
         let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url), timeout: 1)
         #expect(report.status == .timeout)
@@ -298,7 +308,7 @@ struct ExecRecordRepositoryTests {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("quick.sh", #"""
             echo '{"type":"item","id":"0"}'
-            sleep 0.2
+            sleep 0.2  # the pause is the subject: the first line's batch is taken before the rest comes
             i=1
             while [ $i -lt 1000 ]; do echo "{\"type\":\"item\",\"id\":\"$i\"}"; i=$((i + 1)); done
             """#)
@@ -307,7 +317,7 @@ struct ExecRecordRepositoryTests {
         // The first line's batch is held four grace periods: the program writes the rest and exits meanwhile. The
         // delay is the subject (a consumer slower than the program), so it is a sleep, not a wait for an event.
         let result = await stream(command, gracePeriod: 0.3) { _ in
-            if first.exchange(false, ordering: .relaxed) { Thread.sleep(forTimeInterval: 1.2) }
+            if first.exchange(false, ordering: .relaxed) { Thread.sleep(forTimeInterval: 1.2) }  // the delay is the subject (above)
         }
         #expect(result.error == nil)
         #expect(result.records.count == 1000)

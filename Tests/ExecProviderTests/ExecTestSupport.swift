@@ -46,7 +46,7 @@ extension ScratchDirectory.Folder {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if let text = read(name), text.hasSuffix("\n") { return text.trimmingCharacters(in: .whitespacesAndNewlines) }
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: .milliseconds(20))  // another OS process writes the file: no event to wait on
         }
         return nil
     }
@@ -76,20 +76,22 @@ struct StreamResult: Sendable {
     var error: SourceError?
 }
 
-/// Runs the repository directly with its own deadline (`timeout` from now), suspending (never blocking a pool
-/// thread) until its completion.
+/// Runs the repository directly with its own deadline (`timeout` from now, on `clock`: the system's when nil),
+/// suspending (never blocking a pool thread) until its completion.
 func stream(
     _ command: ExecCommand, timeout: Double = 20, gracePeriod: Double = 0.5, logger: Logger = Logger(label: "exec-tests"),
-    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil,
+    lingering: LingeringWork = LingeringWork(), parentEnvironment: [String: String]? = nil, clock: TestClock? = nil,
     consumer: @escaping @Sendable ([Record]) -> Void = { _ in }
 ) async -> StreamResult {
+    let cancellation = clock.map { CancellationToken(deadline: $0.uptime + timeout, clock: $0) }
+        ?? CancellationToken(deadline: .now() + timeout)
     let repository = ExecRecordRepository(
         command: command, logger: logger, gracePeriod: gracePeriod,
         parentEnvironment: parentEnvironment ?? ProcessInfo.processInfo.environment)
     let result = Mutex(StreamResult())
     return await withCheckedContinuation { continuation in
         repository.streamRecords(
-            cancellation: CancellationToken(deadline: .now() + timeout), lingering: lingering,
+            cancellation: cancellation, lingering: lingering,
             onRecords: { records in
                 consumer(records)
                 result.withLock { $0.records.append(contentsOf: records) }
@@ -118,7 +120,7 @@ func isGone(_ pid: pid_t, within seconds: Double = 60) async -> Bool {
     let end = Date().addingTimeInterval(seconds)
     while Date() < end {
         if !isAlive(pid) { return true }
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(for: .milliseconds(20))  // another parent reaps it: its end sends us no event
     }
     return false
 }

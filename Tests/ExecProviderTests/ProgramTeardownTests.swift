@@ -62,7 +62,7 @@ struct ProgramTeardownTests {
           arguments: ["", "trap '' TERM"])
     func timeout(prelude: String) async throws {
         let scripts = try ScratchDirectory.Folder("exec-tests")
-        let program = try scripts.script("slow.sh", "\(prelude)\nsleep 3600 &\nsleep 3600 &\n\(recordIDs)\nwait")
+        let program = try scripts.script("slow.sh", "\(prelude)\nsleep 3600 &\nsleep 3600 &\n\(recordIDs)\nwait")  // two children that run until stopped
         let report = await run(try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.3), timeout: 1)
         #expect(!processGroupExists(try #require(await scripts.ids()).pgid))
         #expect(report.status == .timeout)
@@ -71,7 +71,7 @@ struct ProgramTeardownTests {
     @Test("a cancelled program and everything it started are gone when its source is settled")
     func cancelled() async throws {
         let scripts = try ScratchDirectory.Folder("exec-tests")
-        let program = try scripts.script("waits.sh", "sleep 3600 &\nsleep 3600 &\n\(recordIDs)\nwait")
+        let program = try scripts.script("waits.sh", "sleep 3600 &\nsleep 3600 &\n\(recordIDs)\nwait")  // two children that run until stopped
         let source = try makeSource(["command": [.string(program)]], in: scripts.url, gracePeriod: 0.5)
         let cancellation = CancellationToken()
         var group: pid_t?
@@ -87,7 +87,7 @@ struct ProgramTeardownTests {
     func outputCap() async throws {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("flood.sh", #"""
-            sleep 3600 &
+            sleep 3600 &  # stands in for a program that runs until stopped
             \#(recordIDs)
             while :; do echo '{"type":"item","id":"x","title":"flood"}'; done
             """#)
@@ -101,7 +101,7 @@ struct ProgramTeardownTests {
     func leftovers() async throws {
         let scripts = try ScratchDirectory.Folder("exec-tests")
         let program = try scripts.script("forks.sh", #"""
-            sleep 3600 > /dev/null 2>&1 &
+            sleep 3600 > /dev/null 2>&1 &  # stands in for a program that runs until stopped
             \#(recordIDs)
             echo '{"type":"item","id":"done","title":"done"}'
             """#)

@@ -11,8 +11,12 @@ struct FixtureServerTests {
     let client = CurlHTTPClient(configuration: HTTPClientConfiguration(retry: RetryPolicy(maxRetries: 0)))
 
     func get(_ server: FixtureServer, _ path: String, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) async -> Result<HTTPResponse, SourceError> {
+        await get(server.baseURL, path, query: query, headers: headers)
+    }
+
+    func get(_ base: URL, _ path: String, query: [URLQueryItem] = [], headers: HTTPHeaders = [:]) async -> Result<HTTPResponse, SourceError> {
         await withCheckedContinuation { continuation in
-            client.fetch(.get(server.baseURL, path: path, query: query, headers: headers), cancellation: CancellationToken()) {
+            client.fetch(.get(base, path: path, query: query, headers: headers), cancellation: CancellationToken()) {
                 continuation.resume(returning: $0)
             }
         }
@@ -23,6 +27,26 @@ struct FixtureServerTests {
         let server = try await FixtureServer.start()
         #expect(server.port > 0)
         #expect(server.baseURL.host == "127.0.0.1")
+        await server.stop()
+    }
+
+    @Test("a refusing port refuses, then a server takes over its very socket; the port cannot be handed over twice")
+    func takesOverRefusingPort() async throws {
+        let refusing = RefusingPort()
+        let port = try #require(refusing.port)
+        let refused = await get(try #require(URL(string: "http://127.0.0.1:\(port)")), "/up")
+        guard case .failure = refused else {
+            Issue.record("the port answered before the server came up")
+            return
+        }
+
+        let server = try await FixtureServer.start(on: refusing)
+        server.route("/up", .json("1"))
+        #expect(server.port == port)
+        #expect(try await get(server, "/up").get().text == "1")
+        refusing.release()  // given up already: the server's socket stays open
+        #expect(try await get(server, "/up").get().text == "1")
+        await #expect(throws: (any Error).self) { try await FixtureServer.start(on: refusing) }
         await server.stop()
     }
 

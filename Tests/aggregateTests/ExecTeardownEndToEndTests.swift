@@ -14,8 +14,8 @@ import Darwin
 struct ExecTeardownEndToEndTests {
     /// Starts two background children, records its pid and process group in `ids`, then waits for them.
     static let script = """
-        sleep 3600 &
-        sleep 3600 &
+        sleep 3600 &  # stands in for a program that runs until stopped
+        sleep 3600 &  # stands in for a program that runs until stopped
         read -r pid comm state ppid pgid rest < /proc/$$/stat
         echo "$pid $pgid" > ids.tmp && mv ids.tmp ids
         wait
@@ -79,7 +79,7 @@ struct ExecTeardownEndToEndTests {
                 let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
                 return numbers.count == 2 && numbers[0] == numbers[1] ? numbers[1] : nil
             }
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: .milliseconds(20))  // a grandchild process writes the file: no event to wait on
         }
         return nil
     }

@@ -97,8 +97,7 @@ struct FilterAndNotificationSinksEndToEndTests {
         let status = try await run(["sinks", "status"], sandbox, home: home)
         #expect(status.stdout.contains("phone"))
 
-        refusing.release()
-        let server = try await FixtureServer.start(port: UInt16(port))
+        let server = try await FixtureServer.start(on: refusing)
         server.route("/", FixtureResponse(status: 200, body: Data("{}".utf8)))
         let up = try await run(["-f", "json"], sandbox, home: home)
         let afterwards = try await run(["-f", "json"], sandbox, home: home)

@@ -46,7 +46,7 @@ struct FleetEndToEndTests {
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
                 if condition(try await status()) { return true }
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // other processes' state: only the store shows it
             }
             return false
         }
@@ -184,7 +184,7 @@ struct FleetEndToEndTests {
         let fleet = try await Fleet(manifest: Self.manifest(sources: 2, server: server))
 
         let stopped = try await fleet.run(["worker", "-f", "ndjson"]) { pid in
-            let hanging = try await eventually(within: 60) { server.requests(path: "/feeds/s0001.xml").count == 1 }
+            let hanging = await server.waitForRequests(path: "/feeds/s0001.xml", count: 1, within: 60)
             #expect(hanging)
             kill(pid, SIGTERM)
         }
@@ -223,7 +223,7 @@ struct FleetEndToEndTests {
             // A third source in the first worker's file, then SIGHUP: its manifest becomes the fleet's.
             try Data(Self.manifest(sources: 3, server: server).utf8).write(to: URL(fileURLWithPath: fleet.sandbox.manifestPath))
             kill(pid, SIGHUP)
-            let added = try await eventually(within: 60) { server.requests(path: "/feeds/s0002.xml").count == 1 }
+            let added = await server.waitForRequests(path: "/feeds/s0002.xml", count: 1, within: 60)
             #expect(added, "the new source ran")
             let noticed = try await fleet.awaitStatus { status in
                 let workers = status["workers"] as? [[String: Any]] ?? []

@@ -51,7 +51,7 @@ struct FleetMetricsEndToEndTests {
                 let ok = Self.value(body, #"aggregate_worker_sources_total{outcome="ok"}"#) ?? 0
                 let failed = Self.value(body, #"aggregate_worker_sources_total{outcome="error"}"#) ?? 0
                 scraped = ok + failed == 25
-                if !scraped { try await Task.sleep(for: .milliseconds(50)) }
+                if !scraped { try await Task.sleep(for: .milliseconds(50)) }  // another process's count: scraped, no event
             }
         }
         worker.signal(SIGTERM)

@@ -75,7 +75,7 @@ struct FleetServeEndToEndTests {
                 .replacingOccurrences(of: #""cacheTTLSeconds": 0"#, with: #""cacheTTLSeconds": 0, "refreshSeconds": 3600"#))
         // The workers first: they register the fleet's manifest.
         let workers = try (0..<2).map { _ in try Self.start(["worker", "--claim-seconds", "30"], fleet: fleet) }
-        let ran = try await eventually(within: 120) { server.requests.count == count }
+        let ran = await server.waitForRequests(within: 120) { $0.count == count }
         #expect(ran, "every source ran once")
         let replicas = try (0..<2).map { _ in
             try Self.start(["serve", "--no-worker", "--listen", "127.0.0.1:0", "--verbose"], fleet: fleet)
@@ -98,14 +98,16 @@ struct FleetServeEndToEndTests {
 
         let before = try await Self.finishedAt(bases[0])
         let asked = try await Self.refresh(bases[1], "s0003")
-        let reran = try await eventually(within: 60) { server.requests(path: "/feeds/s0003.xml").count == 2 }
+        let reran = await server.waitForRequests(path: "/feeds/s0003.xml", count: 2, within: 60)
         // Both replicas show the new run (each reads the store every second): s0003's `updated` changes, and only
         // that one's, and their reports are the same again.
         var (after, afterOther) = (before, before)
         for _ in 0..<2_400 where after["s0003"] == before["s0003"] || afterOther != after {
             after = try await Self.finishedAt(bases[0])
             afterOther = try await Self.finishedAt(bases[1])
-            if after["s0003"] == before["s0003"] || afterOther != after { try await Task.sleep(for: .milliseconds(50)) }
+            if after["s0003"] == before["s0003"] || afterOther != after {
+                try await Task.sleep(for: .milliseconds(50))  // replicas are other processes, each reading the store alone
+            }
         }
         let unknown = try await Self.refresh(bases[0], "nope")
         let againFirst = try await Self.get("\(bases[0])/api/report")

@@ -126,7 +126,7 @@ struct SecretReferencesEndToEndTests {
         let project = try Project()
         defer { try? FileManager.default.removeItem(at: project.root) }
         let server = try await Self.server()
-        try project.write("helper.sh", "#!/bin/sh\nsleep 300\n", mode: 0o755)
+        try project.write("helper.sh", "#!/bin/sh\nsleep 300\n", mode: 0o755)  // a helper that never answers
         let manifest = try project.manifest(token: #"{"fromCommand": ["./helper.sh"]}"#, baseURL: server.baseURL, timeoutSeconds: 1)
         let result = try await Self.run(project, ["--manifest", manifest, "-f", "json"])
         await server.stop()

@@ -56,7 +56,7 @@ struct SharedStoreEndToEndTests {
             for _ in 0..<Int(seconds * 10) {
                 let waiting = try await TestPostgres.administer(sql).trimmingCharacters(in: .whitespacesAndNewlines)
                 if let count = Int(waiting), count > 0 { return true }
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // another process's lock wait: only pg_locks shows it
             }
             return false
         }

@@ -64,8 +64,7 @@ struct SinksEndToEndTests {
         #expect(status.stdout.split(separator: "\n").first { $0.hasPrefix("hook ") }?.split(separator: " ").dropFirst().first == "2",
                 "two deliveries pending: \(status.stdout)")
 
-        refusing.release()
-        let server = try await FixtureServer.start(port: UInt16(port))
+        let server = try await FixtureServer.start(on: refusing)
         server.route("/hook", FixtureResponse(status: 200, body: Data("ok".utf8)))
         let receiver = SinkReceiver(server: server, secret: SinkSandbox.secret)
         let up = try await run(["-f", "json"], sandbox, home: home)
@@ -88,9 +87,7 @@ struct SinksEndToEndTests {
         let home = Aggregate.temporaryHome()
 
         let killed = try await run(["-f", "json"], sandbox, home: home) { pid in
-            for _ in 0..<2_400 where server.requests(path: "/hook").isEmpty {
-                try await Task.sleep(nanoseconds: 100_000_000)  // the request arriving is the event waited for
-            }
+            _ = await server.waitForRequests(path: "/hook", count: 1)  // the receiver holds it: kill mid-delivery
             kill(pid, SIGKILL)
         }
         #expect(killed.status != 0)
@@ -159,10 +156,10 @@ struct SinksEndToEndTests {
             Aggregate.binary, ["watch", "-f", "ndjson", "--stop-after", "120", "--manifest", sandbox.manifestPath],
             environment: environment)
         let first = await watch.waitFor { stdout, _ in stdout.contains(#""a""#) }
-        for _ in 0..<2_400 where receiver.itemIDs.isEmpty { try await Task.sleep(nanoseconds: 50_000_000) }
+        _ = await server.waitForRequests(path: "/hook", count: 1)  // a delivery per cycle with news: a's
         try SinkSandbox.write(["a", "b"], in: sandbox)
         let second = await watch.waitFor { stdout, _ in stdout.contains(#""b""#) }
-        for _ in 0..<2_400 where receiver.itemIDs.count < 2 { try await Task.sleep(nanoseconds: 50_000_000) }
+        _ = await server.waitForRequests(path: "/hook", count: 2)  // then b's
         watch.signal(SIGTERM)
         let result = await watch.finish()
         await server.stop()

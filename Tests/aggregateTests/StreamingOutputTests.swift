@@ -114,7 +114,7 @@ struct StreamingOutputTests {
         let (lines, status, stderr) = try await blocking {
             let (process, output, errors) = try Self.startNDJSON(sandbox, keepingStandardError: true)
             var data = output.readData(ofLength: 64)
-            Thread.sleep(forTimeInterval: 20)
+            Thread.sleep(forTimeInterval: 20)  // the delay is the subject: a reader slower than the binary's timeout
             data += output.readDataToEndOfFile()
             let stderr = errors?.readDataToEndOfFile() ?? Data()
             process.waitUntilExit()
@@ -130,7 +130,7 @@ struct StreamingOutputTests {
         // One item every 0.2 s until nobody reads them: the run cannot end by itself before the test closes the
         // pipe, however late the test gets to it (a bounded loop let a stalled test see the whole run exit 0); the
         // long timeout is only reached if lines are held back.
-        let script = #"i=0; while echo "{\"type\":\"item\",\"id\":\"$i\",\"title\":\"t\"}"; do i=$((i+1)); sleep 0.2; done"#
+        let script = #"i=0; while echo "{\"type\":\"item\",\"id\":\"$i\",\"title\":\"t\"}"; do i=$((i+1)); sleep 0.2; done"#  // paced: the sleep is the ticker's pace (above)
         let manifest = """
             {"version": 1, "defaults": {"timeoutSeconds": 600}, "sources": [
               {"id": "ticker", "provider": "exec", "options": {"command": ["/bin/sh", "-c", \(JSONString(script))]}}

@@ -53,12 +53,16 @@ public final class FleetFollower: Sendable {
     private let state: Mutex<State>
     private let newness = ItemNewness()
     private let wake = DispatchSemaphore(value: 0)
+    /// What the polls are timed on.
+    private let clock: any TimerClock
 
     /// - Throws: a selection that does not fit the manifest.
     public init(
-        container: AppDIContainer, options: Options, observer: any FleetFollowerObserver
+        container: AppDIContainer, options: Options, observer: any FleetFollowerObserver,
+        clock: any TimerClock = SystemClock()
     ) throws(SelectionError) {
         let ids = try Watcher.watched(in: container, selection: options.selection).map(\.id)
+        self.clock = clock
         self.options = options
         self.observer = observer
         state = Mutex(State(container: container, ids: ids))
@@ -136,8 +140,8 @@ public final class FleetFollower: Sendable {
                     throw SourceError(.io, warnings.first ?? "the store cannot be used")
                 }
                 for id in refreshes { _ = try schedule.makeDue(id) }
-                let stale = readAll || lastRead.map { Date().timeIntervalSince($0) > options.windowSeconds / 2 } ?? true
-                let started = Date()
+                let stale = readAll || lastRead.map { clock.now.timeIntervalSince($0) > options.windowSeconds / 2 } ?? true
+                let started = clock.now
                 try read(reports, storedWithin: stale ? nil : options.windowSeconds)
                 lastRead = started
                 problem = nil
@@ -147,7 +151,7 @@ public final class FleetFollower: Sendable {
                 // A refresh asked while the store was away is asked again with the next read.
                 state.withLock { $0.refreshes.insert(contentsOf: refreshes, at: 0) }
             }
-            _ = wake.wait(timeout: .now() + options.pollSeconds)
+            clock.wait(for: wake, atMost: options.pollSeconds)
         }
         let completions = state.withLock { state in
             defer { (state.stopped, state.running) = ([], false) }

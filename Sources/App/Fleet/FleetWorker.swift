@@ -80,14 +80,20 @@ public final class FleetWorker: Sendable {
     let observers: [any FleetObserver]
     let state: Mutex<State>
     let wake = DispatchSemaphore(value: 0)
+    /// What renewals, idle waits and due times are measured on.
+    private let clock: any TimerClock
     private let done = DispatchSemaphore(value: 0)
     /// Cancels the runs in flight when stopped (their sources are given back, due as they were).
     private let cancellation = CancellationToken()
     /// Keeps the archive's retention in the background (after runs, at most every few hours).
     private let upkeep = ArchiveUpkeep()
 
-    public init(container: AppDIContainer, options: Options, observers: [any FleetObserver] = []) {
+    public init(
+        container: AppDIContainer, options: Options, observers: [any FleetObserver] = [],
+        clock: any TimerClock = SystemClock()
+    ) {
         state = Mutex(State(container: container))
+        self.clock = clock
         self.options = options
         self.observers = observers
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "host"
@@ -138,7 +144,7 @@ public final class FleetWorker: Sendable {
     // MARK: - The loop (its own thread: every store call blocks)
 
     private func claimLoop(_ schedule: any FleetScheduleRepository, reports: any FleetReportRepository) {
-        var lastRenewal = Date()
+        var lastRenewal = clock.now
         var problem: String?
         /// Finished runs the store has not been told of (it could not be reached): told again on every turn,
         /// their claims renewed meanwhile, so that a restarted store neither runs them again nor loses them.
@@ -213,19 +219,19 @@ public final class FleetWorker: Sendable {
                     lastRenewal = .distantPast
                 }
             }
-            if Date().timeIntervalSince(lastRenewal) >= options.holdSeconds / 3 {
+            if clock.now.timeIntervalSince(lastRenewal) >= options.holdSeconds / 3 {
                 do throws(SourceError) {
                     let holding = state.withLock { Array($0.held) }
                     let renewal = try schedule.renew(worker: id, holding: holding, holdSeconds: options.holdSeconds)
                     answered()
-                    lastRenewal = Date()
+                    lastRenewal = clock.now
                     follow(generation: renewal.generation, schedule)
                 } catch {
                     report(error)
                 }
             }
-            let renewalIn = max(0.05, options.holdSeconds / 3 - Date().timeIntervalSince(lastRenewal))
-            _ = wake.wait(timeout: .now() + (idle ? min(options.idleSeconds, renewalIn) : renewalIn))
+            let renewalIn = max(0.05, options.holdSeconds / 3 - clock.now.timeIntervalSince(lastRenewal))
+            clock.wait(for: wake, atMost: idle ? min(options.idleSeconds, renewalIn) : renewalIn)
         }
         done.signal()
     }
@@ -264,7 +270,7 @@ public final class FleetWorker: Sendable {
     /// When each source of a finished batch is due again, and the reports the fleet's servers show. A source
     /// this worker's own stop cut short is given back due as it was: that is no failure of the source.
     private func results(of batch: Batch, stopping: Bool) -> (results: [FleetRunResult], reports: [FleetReport]) {
-        let now = Date()
+        let now = clock.now
         guard let outcome = batch.outcome else {
             return (batch.claims.values.map {
                 FleetRunResult(id: $0.id, status: .error, failures: $0.failures + 1, nextInSeconds: $0.intervalSeconds)

@@ -69,7 +69,7 @@ public final class Watcher: Sendable {
 
     private let options: Options
     private let observer: (any WatchObserver)?
-    private let clock: any WatchClock
+    private let clock: any TimerClock
     private let state: Mutex<State>
     private let newness = ItemNewness()
     private let upkeep = ArchiveUpkeep()
@@ -79,7 +79,7 @@ public final class Watcher: Sendable {
     /// - Throws: a `--sources` selection that does not fit the manifest.
     public init(
         container: AppDIContainer, options: Options, observer: (any WatchObserver)? = nil,
-        clock: any WatchClock = SystemWatchClock()
+        clock: any TimerClock = SystemClock()
     ) throws(SelectionError) {
         self.options = options
         self.observer = observer
@@ -236,17 +236,10 @@ public final class Watcher: Sendable {
     }
 }
 
-/// The watch's one clock: what time it is, and a wake-up after a delay. Injected so tests can drive it.
-public protocol WatchClock: Sendable {
-    var now: Date { get }
-    func wake(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void)
-}
+/// The watch's clock before every timer took one: `TimerClock`.
+@available(*, deprecated, renamed: "TimerClock")
+public typealias WatchClock = TimerClock
 
-/// The system's clock: `Date()` and a timer on a global queue.
-public struct SystemWatchClock: WatchClock {
-    public init() {}
-    public var now: Date { Date() }
-    public func wake(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
-    }
-}
+/// The system's clock before every timer took one: `SystemClock`.
+@available(*, deprecated, renamed: "SystemClock")
+public typealias SystemWatchClock = SystemClock

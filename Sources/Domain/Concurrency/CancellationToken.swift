@@ -24,6 +24,8 @@ public final class CancellationToken: Sendable {
     private let initialDeadline: DispatchTime?
     /// The latest the deadline may move to by pauses (the run's `--deadline`).
     private let latestDeadline: DispatchTime?
+    /// What the deadlines are readings of (`uptime`): a timer set for one of them is set on this clock.
+    public let clock: any TimerClock
 
     /// - Parameters:
     ///   - deadline: when the token will be cancelled for running out of time, if known.
@@ -31,13 +33,21 @@ public final class CancellationToken: Sendable {
     public init(deadline: DispatchTime? = nil, latest: DispatchTime? = nil) {
         self.initialDeadline = deadline
         self.latestDeadline = latest
+        self.clock = SystemClock()
+    }
+
+    /// A token whose deadlines are readings of `clock`'s `uptime`, and whose pauses it measures.
+    public init(deadline: DispatchTime? = nil, latest: DispatchTime? = nil, clock: any TimerClock) {
+        self.initialDeadline = deadline
+        self.latestDeadline = latest
+        self.clock = clock
     }
 
     /// When this token will be cancelled for running out of time, if known: the deadline it was made with, later
     /// by the time it spent paused (never past its `latest`).
     public var deadline: DispatchTime? {
         guard let initialDeadline else { return nil }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.uptime.uptimeNanoseconds
         let paused = state.withLock { $0.pausedNanoseconds + ($0.pauses > 0 ? now - $0.pausedSince : 0) }
         guard paused > 0 else { return initialDeadline }
         let moved = DispatchTime(uptimeNanoseconds: initialDeadline.uptimeNanoseconds + paused)
@@ -50,7 +60,7 @@ public final class CancellationToken: Sendable {
     /// overlap; the clock runs again when the last one ends.
     public func pauseDeadline() -> @Sendable () -> Void {
         state.withLock { state in
-            if state.pauses == 0 { state.pausedSince = DispatchTime.now().uptimeNanoseconds }
+            if state.pauses == 0 { state.pausedSince = clock.uptime.uptimeNanoseconds }
             state.pauses += 1
         }
         let ended = Atomic(false)
@@ -58,7 +68,7 @@ public final class CancellationToken: Sendable {
             guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
             state.withLock { state in
                 state.pauses -= 1
-                if state.pauses == 0 { state.pausedNanoseconds += DispatchTime.now().uptimeNanoseconds - state.pausedSince }
+                if state.pauses == 0 { state.pausedNanoseconds += clock.uptime.uptimeNanoseconds - state.pausedSince }
             }
         }
     }
@@ -68,13 +78,13 @@ public final class CancellationToken: Sendable {
     /// would otherwise wake its timer in a tight loop for as long as it waits.
     public func nextCheck(afterFiringAt deadline: DispatchTime) -> DispatchTime? {
         guard let moved = self.deadline, moved > deadline else { return nil }
-        return max(moved, DispatchTime.now() + .milliseconds(50))
+        return max(moved, clock.uptime + .milliseconds(50))
     }
 
     /// Seconds left before `deadline` (never negative), or nil when the token has no deadline.
     public var remainingSeconds: Double? {
         guard let deadline else { return nil }
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.uptime.uptimeNanoseconds
         let end = deadline.uptimeNanoseconds
         return end > now ? Double(end - now) / 1e9 : 0
     }

@@ -22,11 +22,13 @@ public struct SinkTiming: Sendable {
         self.jitter = jitter
     }
 
+    /// The time and wake-ups of `clock` (a test's `TestClock`), and `jitter`.
+    public init(clock: any TimerClock, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0.5...1) }) {
+        self.init(now: { clock.now }, after: { seconds, work in clock.wake(after: seconds, work) }, jitter: jitter)
+    }
+
     /// The system's clock, timers on a global queue, a random jitter.
-    public static let system = SinkTiming(
-        now: { Date() },
-        after: { seconds, work in DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work) },
-        jitter: { Double.random(in: 0.5...1) })
+    public static let system = SinkTiming(clock: SystemClock())
 }
 
 /// How a sink's pending deliveries go out.

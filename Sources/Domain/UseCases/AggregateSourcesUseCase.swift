@@ -50,8 +50,14 @@ public protocol AggregateObserver: Sendable {
 /// Items are kept in each source's report, or handed to an `ItemStream` as they arrive for the sources it
 /// streams.
 public struct AggregateSourcesUseCase: Sendable {
-    /// The use case; it keeps no state between runs.
-    public init() {}
+    /// What the sources' timeouts and the run's deadline are measured on.
+    private let clock: any TimerClock
+
+    /// The use case, on the system's clock; it keeps no state between runs.
+    public init() { clock = SystemClock() }
+
+    /// The use case with its timeouts, deadlines and durations on `clock` (a test's `TestClock`).
+    public init(clock: any TimerClock) { self.clock = clock }
 
     /// - Parameters:
     ///   - sources: every source of the run with its plan, in manifest order.
@@ -82,8 +88,8 @@ public struct AggregateSourcesUseCase: Sendable {
         observer: (any AggregateObserver)? = nil, stream: (any ItemStream)? = nil, admission: Admission?,
         completion: @escaping @Sendable (AggregateReport) -> Void
     ) {
-        let startedAt = Date()
-        let runStart = DispatchTime.now()
+        let startedAt = clock.now
+        let runStart = clock.uptime
         let runDeadline = deadlineSeconds.map { runStart + $0 }
         let reports = Mutex([SourceReport?](repeating: nil, count: sources.count))
         let group = DispatchGroup()
@@ -123,10 +129,10 @@ public struct AggregateSourcesUseCase: Sendable {
                     // Until `load` has returned, what the source starts may not yet be registered as lingering:
                     // a deadline firing meanwhile must not complete the run before it is.
                     let starting = lingering.begin()
-                    DispatchQueue.global().async {
+                    DispatchQueue.global().async { [clock] in
                         Self.load(
                             itemSource, source.descriptor, runDeadline: runDeadline, runCancellation: cancellation,
-                            lingering: lingering, observer: observer, streamed: streamed, finish: loaded)
+                            lingering: lingering, observer: observer, streamed: streamed, clock: clock, finish: loaded)
                         starting()
                     }
                 }
@@ -164,15 +170,15 @@ public struct AggregateSourcesUseCase: Sendable {
         _ itemSource: any ItemSource, _ descriptor: SourceDescriptor, runDeadline: DispatchTime?,
         runCancellation: CancellationToken?, lingering: LingeringWork,
         observer: (any AggregateObserver)?, streamed: (@Sendable (_ items: [Item], _ pastCap: Bool) -> Void)?,
-        finish: @escaping @Sendable (SourceReport) -> Void
+        clock: any TimerClock, finish: @escaping @Sendable (SourceReport) -> Void
     ) {
-        let start = DispatchTime.now()
+        let start = clock.uptime
         let sourceDeadline = start + descriptor.timeoutSeconds
         let deadline = min(sourceDeadline, runDeadline ?? sourceDeadline)
         let delivered = Mutex<(items: [Item], streamedCount: Int)>(([], 0))
         // A request waiting for the run's limit on requests in flight pauses the source's clock (`pauseDeadline`);
         // the run's deadline still holds.
-        let cancellation = CancellationToken(deadline: deadline, latest: runDeadline)
+        let cancellation = CancellationToken(deadline: deadline, latest: runDeadline, clock: clock)
         /// Set below: what the source's end releases (the timeout timer's hold on the receiver).
         let finished = Mutex<@Sendable () -> Void>({})
         // The run's token may outlive this source (a watch): its handler goes once the source finished.
@@ -213,7 +219,7 @@ public struct AggregateSourcesUseCase: Sendable {
             onFinish: { outcome, warnings in
                 forgetRunHandler()
                 finished.withLock { $0 }()
-                let duration = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+                let duration = clock.seconds(since: start)
                 let (items, streamedCount) = delivered.withLock { $0 }
                 var report = SourceReport(
                     descriptor: descriptor, status: .ok, items: items, warnings: warnings, duration: duration)
@@ -231,7 +237,7 @@ public struct AggregateSourcesUseCase: Sendable {
         let timeoutTarget = Mutex<ItemReceiver?>(receiver)
         finished.withLock { $0 = { timeoutTarget.withLock { $0 = nil } } }
         @Sendable func timeOut(at deadline: DispatchTime) {
-            DispatchQueue.global().asyncAfter(deadline: deadline) {
+            clock.wake(at: deadline) {
                 guard let receiver = timeoutTarget.withLock({ $0 }) else { return }
                 // Paused meanwhile: the source has time left.
                 if let later = cancellation.nextCheck(afterFiringAt: deadline) { return timeOut(at: later) }
