@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// A lock nobody holds is taken on the process's shared lease connection (`PostgresLeaseSession`): no
 /// connection per lease. Only a lease that has to wait for another holder waits on a connection of its own
-/// (the server's `lock_timeout` bounds the wait), and keeps that connection while it holds the lock.
+/// (the server's `lock_timeout` bounds the wait), and keeps that connection while it holds the lock. Neither is
+/// one of the client's pooled connections (`PostgresLeaseSession` says why).
 final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
     private enum Hold {
         case shared(PostgresLeaseSession, PostgresConnection)
@@ -20,12 +21,12 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
 
     private let hold: Mutex<Hold?>
     private let name: String
-    private let logger: Logger
+    private let database: PostgresStoreDatabase
 
-    private init(_ hold: Hold, name: String, logger: Logger) {
+    private init(_ hold: Hold, name: String, database: PostgresStoreDatabase) {
         self.hold = Mutex(hold)
         self.name = name
-        self.logger = logger
+        self.database = database
     }
 
     /// Takes the lock named `name`, waiting while another holds it, at most `seconds` (PostgreSQL's
@@ -42,9 +43,11 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
         let session = PostgresSession(
             connection: connection, logger: database.logger, timeout: .milliseconds(Int64(seconds * 1000) + 30_000))
         do {
-            try session.execute(PostgresQuery(unsafeSQL: "SET lock_timeout = \(max(1, Int(seconds * 1000)))"))
-            try session.execute("SELECT pg_advisory_lock(hashtextextended(\(name), 0))")
-            return PostgresAdvisoryLease(.own(connection), name: name, logger: database.logger)
+            try database.adapter.run {
+                try await session.execute(PostgresQuery(unsafeSQL: "SET lock_timeout = \(max(1, Int(seconds * 1000)))"))
+                try await session.execute("SELECT pg_advisory_lock(hashtextextended(\(name), 0))")
+            }
+            return PostgresAdvisoryLease(.own(connection), name: name, database: database)
         } catch {
             connection.closeSoon()
             throw SourceError(.timeout, "the lease \(name) was not had in time: \(database.describe(error))")
@@ -55,15 +58,14 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
     /// included).
     static func tryAcquire(_ name: String, in database: PostgresStoreDatabase) throws(SourceError) -> PostgresAdvisoryLease? {
         guard let connection = try database.leases.tryLock(name, in: database) else { return nil }
-        return PostgresAdvisoryLease(.shared(database.leases, connection), name: name, logger: database.logger)
+        return PostgresAdvisoryLease(.shared(database.leases, connection), name: name, database: database)
     }
 
     deinit {
         release()
     }
 
-    /// Unlocks and waits for the server to confirm (so whoever tries next finds the lock free). Blocks briefly:
-    /// call it off the shared pool.
+    /// Unlocks and waits for the server to confirm (so whoever tries next finds the lock free). Blocks briefly.
     func release() {
         let held = hold.withLock { hold in
             defer { hold = nil }
@@ -72,10 +74,12 @@ final class PostgresAdvisoryLease: ResponseFetchLease, Sendable {
         switch held {
         case nil: return
         case .shared(let leases, let connection):
-            leases.unlock(name, on: connection, logger: logger)
+            leases.unlock(name, on: connection, in: database)
         case .own(let connection):
-            let session = PostgresSession(connection: connection, logger: logger, timeout: .seconds(5))
-            _ = try? session.execute("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))")
+            let session = PostgresSession(connection: connection, logger: database.logger, timeout: .seconds(5))
+            _ = try? database.adapter.run { [name] in
+                try await session.execute("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))")
+            }
             connection.closeSoon()
         }
     }

@@ -23,8 +23,8 @@ extension PostgresFleetReports: FleetReportRepository {
             ids.append(report.report.id)
             bodies.append(try StoreCoding.encodeFleetReport(report))
         }
-        try database.withSession { session in
-            try session.execute("""
+        try database.withSession { [ids, bodies] session in
+            try await session.execute("""
                 INSERT INTO fleet_report (source_id, version, body, stored_at)
                 SELECT id, nextval('fleet_report_version'), body, EXTRACT(EPOCH FROM now())::double precision
                 FROM unnest(\(ids)::text[], \(bodies)::text[]) AS r(id, body)
@@ -38,12 +38,12 @@ extension PostgresFleetReports: FleetReportRepository {
         try database.withSession { session in
             let rows: [PostgresRandomAccessRow]
             if let seconds {
-                rows = try session.rows("""
+                rows = try await session.rows("""
                     SELECT source_id, version FROM fleet_report
                     WHERE stored_at >= EXTRACT(EPOCH FROM now())::double precision - \(seconds)
                     """)
             } else {
-                rows = try session.rows("SELECT source_id, version FROM fleet_report")
+                rows = try await session.rows("SELECT source_id, version FROM fleet_report")
             }
             var versions: [String: Int64] = [:]
             for row in rows { versions[try row[0].decode(String.self)] = try row[1].decode(Int64.self) }
@@ -54,7 +54,7 @@ extension PostgresFleetReports: FleetReportRepository {
     public func reports(of ids: [String]) throws(SourceError) -> [FleetReport] {
         guard !ids.isEmpty else { return [] }
         let rows = try database.withSession { session in
-            try session.rows("SELECT version, body FROM fleet_report WHERE source_id = ANY(\(ids)::text[])").map {
+            try await session.rows("SELECT version, body FROM fleet_report WHERE source_id = ANY(\(ids)::text[])").map {
                 (try $0[0].decode(Int64.self), try $0[1].decode(String.self))
             }
         }

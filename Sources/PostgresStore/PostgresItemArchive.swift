@@ -27,7 +27,7 @@ extension PostgresItemArchive: ItemArchiveRepository {
         return try database.withSession { session in
             var items: [ArchivedItem] = []
             var keys: [Double] = []
-            for row in try session.rows(statement) {
+            for row in try await session.rows(statement) {
                 items.append(try Self.archivedItem(row))
                 keys.append(try row[13].decode(Double.self))
             }
@@ -40,7 +40,7 @@ extension PostgresItemArchive: ItemArchiveRepository {
                 let (start, end) = ArchivedItem.highlight
                 let options = "StartSel=\(start), StopSel=\(end), MaxWords=24, MinWords=10, MaxFragments=1, FragmentDelimiter=…"
                 var snippets: [Int64: String] = [:]
-                for row in try session.rows("""
+                for row in try await session.rows("""
                     SELECT id, ts_headline('english', title || ' ' || coalesce(subtitle, '') || ' ' || body,
                                            to_tsquery('english', \(tsquery)), \(options))
                     FROM archive_item WHERE id = ANY(\(items.map { Int($0.archiveID) }))
@@ -56,7 +56,7 @@ extension PostgresItemArchive: ItemArchiveRepository {
     public func items(withIDs ids: [Int64]) throws(SourceError) -> [ArchivedItem] {
         guard !ids.isEmpty else { return [] }
         let found = try database.withSession { session in
-            try session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM archive_item a WHERE a.id = ANY($1)",
+            try await session.rows(PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM archive_item a WHERE a.id = ANY($1)",
                                            binds: Self.binds(ids.map { Int($0) })))
                 .map(Self.archivedItem)
         }
@@ -71,7 +71,7 @@ extension PostgresItemArchive: ItemArchiveRepository {
             var binds = PostgresBindings()
             binds.append(sourceID)
             binds.append(itemIDs)
-            return try session.rows(PostgresQuery(
+            return try await session.rows(PostgresQuery(
                 unsafeSQL: "SELECT \(Self.columns) FROM archive_item a WHERE a.source_id = $1 AND a.item_id = ANY($2) ORDER BY a.id DESC",
                 binds: binds)).map(Self.archivedItem)
         }
@@ -93,10 +93,11 @@ extension PostgresItemArchive: ItemArchiveRepository {
             + "WHERE id = ANY($1) AND (\(changes.joined(separator: " OR ")))"
         var changed = 0
         for start in stride(from: 0, to: ids.count, by: Self.batchSize) {
-            var binds = Self.binds(ids[start..<min(ids.count, start + Self.batchSize)].map { Int($0) })
-            binds.append(date.timeIntervalSince1970)
+            var batch = Self.binds(ids[start..<min(ids.count, start + Self.batchSize)].map { Int($0) })
+            batch.append(date.timeIntervalSince1970)
+            let binds = batch
             changed += try database.withSession { session in
-                try session.execute(PostgresQuery(unsafeSQL: sql, binds: binds))
+                try await session.execute(PostgresQuery(unsafeSQL: sql, binds: binds))
             }
         }
         return changed
@@ -104,12 +105,12 @@ extension PostgresItemArchive: ItemArchiveRepository {
 
     public func markAllRead(_ query: ArchiveQuery, at date: Date) throws(SourceError) -> Int {
         let statement = PostgresArchiveSQL(query).markRead(at: date)
-        return try database.withSession { session in try session.execute(statement) }
+        return try database.withSession { session in try await session.execute(statement) }
     }
 
     public func stats() throws(SourceError) -> [ArchiveStats] {
         try database.withSession { session in
-            try session.rows("""
+            try await session.rows("""
                 SELECT source_id, count(*)::bigint, count(*) FILTER (WHERE read_at IS NULL)::bigint,
                        count(*) FILTER (WHERE starred_at IS NOT NULL)::bigint, min(first_seen_at), max(first_seen_at)
                 FROM archive_item GROUP BY source_id ORDER BY source_id
@@ -129,7 +130,7 @@ extension PostgresItemArchive: ItemArchiveRepository {
         // Each source's items and oldest first-seen time, starred ones included (never pruned): a source under both
         // limits gets no DELETE at all (a worker's first run on a new store prunes beside its other batches).
         let sources = try database.withSession { session in
-            try session.rows("""
+            try await session.rows("""
                 SELECT source_id, count(*)::bigint, min(first_seen_at) FROM archive_item GROUP BY source_id ORDER BY source_id
                 """).map { row in (id: try row[0].decode(String.self), items: try row[1].decode(Int.self), oldest: try row[2].decode(Double.self)) }
         }
@@ -159,7 +160,7 @@ extension PostgresItemArchive: ItemArchiveRepository {
     private func deleteInBatches(_ statement: PostgresQuery) throws(SourceError) -> Int {
         var removed = 0
         while true {
-            let count = try database.withSession { session in try session.execute(statement) }
+            let count = try database.withSession { session in try await session.execute(statement) }
             removed += count
             if count < Self.batchSize { return removed }
         }

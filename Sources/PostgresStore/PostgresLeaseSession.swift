@@ -15,6 +15,10 @@ import Synchronization
 ///
 /// When the connection is lost (the server restarted), its locks go with it, as a dead process's do; the next
 /// lease opens a new one.
+///
+/// It is a connection of its own, not one of `PostgresClient`'s: the client lends a connection for one closure and
+/// takes it back, while a lock is held across calls for as long as its holder wants; and a pooled connection given
+/// back with a lock on it would hand that lock to whichever call leased it next.
 final class PostgresLeaseSession: Sendable {
     private struct State {
         var connection: PostgresConnection?
@@ -32,8 +36,10 @@ final class PostgresLeaseSession: Sendable {
             let shared = try self.connection(in: database)
             connection = shared
             let session = PostgresSession(connection: shared, logger: database.logger)
-            let taken = try session.rows("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))").first?[0]
-                .decode(Bool.self)
+            let taken = try database.adapter.run {
+                try await session.rows("SELECT pg_try_advisory_lock(hashtextextended(\(name), 0))").first?[0]
+                    .decode(Bool.self)
+            }
             if taken == true { return shared }
             forget(name)
             return nil
@@ -47,16 +53,33 @@ final class PostgresLeaseSession: Sendable {
         }
     }
 
-    /// Gives `name` back on `connection` (the one `tryLock` returned). Blocks briefly: call it off the shared pool.
-    func unlock(_ name: String, on connection: PostgresConnection, logger: Logger) {
+    /// Gives `name` back on `connection` (the one `tryLock` returned). Blocks briefly.
+    func unlock(_ name: String, on connection: PostgresConnection, in database: PostgresStoreDatabase) {
         if !connection.isClosed {
-            let session = PostgresSession(connection: connection, logger: logger, timeout: .seconds(5))
-            let unlocked = (try? session.rows("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))").first?[0]
-                .decode(Bool.self)) == true
+            let session = PostgresSession(connection: connection, logger: database.logger, timeout: .seconds(5))
+            let unlocked = (try? database.adapter.run {
+                try await session.rows("SELECT pg_advisory_unlock(hashtextextended(\(name), 0))").first?[0]
+                    .decode(Bool.self)
+            }) == true
             // A lock the server may still hold for this session would be held until the process ends.
             if !unlocked { connection.closeSoon() }
         }
         forget(name)
+    }
+
+    /// Runs `body` on the shared connection, opened if there is none (`open` migrates the schema there, before any
+    /// lock is taken, so that an unreachable server is named with the reason at once). Blocks the calling thread.
+    func run<T: Sendable>(
+        in database: PostgresStoreDatabase, _ body: @escaping @Sendable (PostgresSession) async throws -> T
+    ) throws(SourceError) -> T {
+        let session = PostgresSession(connection: try connection(in: database), logger: database.logger)
+        do {
+            return try database.adapter.run { try await body(session) }
+        } catch let error as SourceError {
+            throw error
+        } catch {
+            throw SourceError(.io, "the store \(database.url.redacted) failed: \(database.describe(error))")
+        }
     }
 
     /// Closes the connection: the server gives up every lock on it.

@@ -23,7 +23,7 @@ public struct PostgresMoviesQueriesRepository: Sendable {
         let limit = min(max(0, maxCount), Self.maxStored)
         guard limit > 0 else { return [] }
         return try database.withSession { session in
-            try session.rows("""
+            try await session.rows("""
                 SELECT query FROM movies_query WHERE source_id = \(id) ORDER BY used_at DESC, seq DESC LIMIT \(limit)
                 """).map { try $0[0].decode(String.self) }
         }
@@ -35,7 +35,7 @@ extension PostgresMoviesQueriesRepository: MoviesQueriesRepository {
         let limit = min(max(0, maxCount), Self.maxStored)
         guard limit > 0 else { return [] }
         return try database.withSession { session in
-            try session.rows("""
+            try await session.rows("""
                 SELECT query FROM movies_query WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint)
                 ORDER BY used_at DESC, seq DESC LIMIT \(limit)
                 """).map { try $0[0].decode(String.self) }
@@ -46,13 +46,13 @@ extension PostgresMoviesQueriesRepository: MoviesQueriesRepository {
         let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return }
         try database.transaction { session in
-            try session.execute("""
+            try await session.execute("""
                 INSERT INTO movies_query (source_id, fingerprint, query_key, query, used_at)
                 VALUES (\(source.id), \(source.fingerprint), \(text.lowercased()), \(text), \(Date().timeIntervalSince1970))
                 ON CONFLICT (source_id, fingerprint, query_key) DO UPDATE SET query = EXCLUDED.query,
                     used_at = EXCLUDED.used_at, seq = nextval(pg_get_serial_sequence('movies_query', 'seq'))
                 """)
-            try session.execute("""
+            try await session.execute("""
                 DELETE FROM movies_query WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint)
                 AND seq NOT IN (SELECT seq FROM movies_query WHERE source_id = \(source.id)
                     AND fingerprint = \(source.fingerprint) ORDER BY used_at DESC, seq DESC LIMIT \(Self.maxStored))

@@ -19,7 +19,7 @@ public struct PostgresResponseCacheStore: Sendable {
     /// Every stored key of `sourceID` (for tests and diagnostics; keys hold no secrets).
     public func keys(sourceID: String) throws(SourceError) -> [String] {
         try database.withSession { session in
-            try session.rows("SELECT key FROM http_response WHERE source_id = \(sourceID) ORDER BY key").map {
+            try await session.rows("SELECT key FROM http_response WHERE source_id = \(sourceID) ORDER BY key").map {
                 try $0[0].decode(String.self)
             }
         }
@@ -29,7 +29,7 @@ public struct PostgresResponseCacheStore: Sendable {
 extension PostgresResponseCacheStore: ResponseCacheStore {
     public func response(forKey key: String) throws(SourceError) -> StoredResponse? {
         try database.withSession { session in
-            guard let row = try session.rows("""
+            guard let row = try await session.rows("""
                 SELECT status, headers, body, stored_at, expires_at FROM http_response WHERE key = \(key)
                 """).first else { return nil }
             return StoredResponse(
@@ -42,7 +42,7 @@ extension PostgresResponseCacheStore: ResponseCacheStore {
     public func store(_ response: StoredResponse, forKey key: String, sourceID: String) throws(SourceError) {
         let headers = StoreCoding.encodeHeaders(response.headers)
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 INSERT INTO http_response (key, source_id, status, headers, body, stored_at, expires_at)
                 VALUES (\(key), \(sourceID), \(response.status), \(headers), \(response.body),
                         \(response.storedAt.timeIntervalSince1970), \(response.expiresAt.timeIntervalSince1970))
@@ -55,7 +55,7 @@ extension PostgresResponseCacheStore: ResponseCacheStore {
 
     public func refresh(key: String, storedAt: Date, expiresAt: Date) throws(SourceError) {
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 UPDATE http_response SET stored_at = \(storedAt.timeIntervalSince1970),
                     expires_at = \(expiresAt.timeIntervalSince1970) WHERE key = \(key)
                 """)
@@ -64,7 +64,7 @@ extension PostgresResponseCacheStore: ResponseCacheStore {
 
     public func removeResponse(forKey key: String) throws(SourceError) {
         try database.withSession { session in
-            try session.execute("DELETE FROM http_response WHERE key = \(key)")
+            try await session.execute("DELETE FROM http_response WHERE key = \(key)")
         }
     }
 }
@@ -79,14 +79,14 @@ extension PostgresResponseCacheStore: SharedResponseCacheStore {
 
     public func rateLimit(_ key: String) throws(SourceError) -> Date? {
         try database.withSession { session in
-            try session.rows("SELECT until_at FROM rate_limit WHERE budget_key = \(key)").first
+            try await session.rows("SELECT until_at FROM rate_limit WHERE budget_key = \(key)").first
                 .map { Date(timeIntervalSince1970: try $0[0].decode(Double.self)) }
         }
     }
 
     public func recordRateLimit(_ key: String, until: Date) throws(SourceError) {
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 INSERT INTO rate_limit (budget_key, until_at) VALUES (\(key), \(until.timeIntervalSince1970))
                 ON CONFLICT (budget_key) DO UPDATE SET until_at = GREATEST(rate_limit.until_at, EXCLUDED.until_at)
                 """)

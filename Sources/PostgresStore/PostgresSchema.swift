@@ -149,18 +149,20 @@ enum PostgresSchema {
         ("v6-archive", PostgresArchiveSchema.statements),
     ]
 
-    /// Applies the migrations the database lacks.
+    /// Applies the migrations the database lacks, on the leases' connection (`PostgresLeaseSession.run`).
     static func migrate(_ database: PostgresStoreDatabase) throws(SourceError) {
-        try database.transaction { session in
-            // One migrating process at a time, across every machine (released at commit).
-            try session.execute("SELECT pg_advisory_xact_lock(hashtextextended('aggregate.migrate', 0))")
-            try session.execute("""
-                CREATE TABLE IF NOT EXISTS aggregate_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                """)
-            let applied = Set(try session.rows("SELECT name FROM aggregate_migration").map { try $0[0].decode(String.self) })
-            for migration in migrations where !applied.contains(migration.name) {
-                for statement in migration.sql { try session.execute(PostgresQuery(unsafeSQL: statement)) }
-                try session.execute("INSERT INTO aggregate_migration (name) VALUES (\(migration.name))")
+        try database.leases.run(in: database) { connection in
+            try await connection.transaction { session in
+                // One migrating process at a time, across every machine (released at commit).
+                try await session.execute("SELECT pg_advisory_xact_lock(hashtextextended('aggregate.migrate', 0))")
+                try await session.execute("""
+                    CREATE TABLE IF NOT EXISTS aggregate_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                    """)
+                let applied = Set(try await session.rows("SELECT name FROM aggregate_migration").map { try $0[0].decode(String.self) })
+                for migration in migrations where !applied.contains(migration.name) {
+                    for statement in migration.sql { try await session.execute(PostgresQuery(unsafeSQL: statement)) }
+                    try await session.execute("INSERT INTO aggregate_migration (name) VALUES (\(migration.name))")
+                }
             }
         }
     }
@@ -168,7 +170,7 @@ enum PostgresSchema {
     /// The migrations applied, in order (`store info`).
     static func applied(_ database: PostgresStoreDatabase) throws(SourceError) -> [String] {
         try database.withSession { session in
-            try session.rows("SELECT name FROM aggregate_migration ORDER BY applied_at, name").map { try $0[0].decode(String.self) }
+            try await session.rows("SELECT name FROM aggregate_migration ORDER BY applied_at, name").map { try $0[0].decode(String.self) }
         }
     }
 }

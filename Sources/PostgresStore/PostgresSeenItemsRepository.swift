@@ -33,7 +33,7 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
             """
         let statement = Self.withArchive([SeenBatch(source: source, items: items)], binds: &binds, then: history)
         return try database.withSession { session in
-            let row = try session.rows(statement).first
+            let row = try await session.rows(statement).first
             let unseen = try row?[1].decode([String].self) ?? []
             return SeenItems(unseen: Set(unseen), isFirstRun: !(try row?[0].decode(Bool.self) ?? false))
         }
@@ -62,7 +62,7 @@ extension PostgresSeenItemsRepository: SeenItemsRepository {
             SELECT 1
             """
         let statement = Self.withArchive(batches, binds: &binds, then: history)
-        try database.withSession { session in _ = try session.execute(statement) }
+        try database.withSession { session in _ = try await session.execute(statement) }
     }
 
     /// One statement, so one round trip and one transaction: the archive's upsert of `batches` (its rows bound as

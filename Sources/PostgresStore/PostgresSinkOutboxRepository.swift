@@ -61,7 +61,7 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
         let ids = items.map(\.item.id)
         let time = date.timeIntervalSince1970
         return try database.transaction { session in
-            let inserted = try session.rows("""
+            let inserted = try await session.rows("""
                 INSERT INTO sink_seen (sink_id, source_id, item_id, first_seen_at)
                 SELECT DISTINCT \(sink), s, i, \(time)::double precision FROM unnest(\(sources)::text[], \(ids)::text[]) AS t(s, i)
                 ON CONFLICT DO NOTHING RETURNING source_id, item_id
@@ -69,12 +69,12 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
             let queued = StoreCoding.deliveries(
                 of: StoreCoding.unseen(items, inserted: inserted), sink: sink, batchSize: batchSize, at: date)
             for delivery in queued {
-                try session.execute("""
+                try await session.execute("""
                     INSERT INTO sink_delivery (delivery_id, sink_id, state, items, item_count, created_at)
                     VALUES (\(delivery.id), \(sink), 'pending', \(delivery.itemLines), \(delivery.itemCount), \(time))
                     """)
             }
-            try session.execute("""
+            try await session.execute("""
                 DELETE FROM sink_delivery WHERE sink_id = \(sink) AND state = 'delivered'
                 AND delivered_at < \(time - Self.deliveredRetention)
                 """)
@@ -94,7 +94,7 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
         do throws(SourceError) {
             due = try database.withSession { session in
                 var due: [SinkDelivery] = []
-                for row in try session.rows("""
+                for row in try await session.rows("""
                     SELECT delivery_id, items, item_count, attempts, created_at, not_before FROM sink_delivery
                     WHERE sink_id = \(sink) AND state = 'pending' ORDER BY seq
                     """) {
@@ -124,7 +124,7 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
     public func markDelivered(_ deliveryID: String, at date: Date) throws(SourceError) {
         let time = date.timeIntervalSince1970
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 UPDATE sink_delivery SET state = 'delivered', items = '\\x'::bytea, attempts = attempts + 1,
                     last_attempt_at = \(time), delivered_at = \(time), not_before = NULL, last_error = NULL
                 WHERE delivery_id = \(deliveryID)
@@ -138,7 +138,7 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
     ) throws(SourceError) {
         let state = permanently ? SinkDeliveryState.failed.rawValue : SinkDeliveryState.pending.rawValue
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 UPDATE sink_delivery SET state = \(state), attempts = attempts + 1,
                     last_attempt_at = \(date.timeIntervalSince1970), last_error = \(error),
                     not_before = \(notBefore?.timeIntervalSince1970)
@@ -150,7 +150,7 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
 
     public func counts() throws(SourceError) -> [SinkDeliveryCounts] {
         try database.withSession { session in
-            try session.rows("""
+            try await session.rows("""
                 SELECT sink_id, COUNT(*) FILTER (WHERE state = 'pending'), COUNT(*) FILTER (WHERE state = 'failed'),
                     COUNT(*) FILTER (WHERE state = 'delivered'), MIN(created_at) FILTER (WHERE state = 'pending')
                 FROM sink_delivery GROUP BY sink_id ORDER BY sink_id
@@ -165,24 +165,25 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
 
     public func undelivered() throws(SourceError) -> [SinkDeliverySummary] {
         try database.withSession { session in
-            try session.rows(PostgresQuery(unsafeSQL: """
+            try await session.rows(PostgresQuery(unsafeSQL: """
                 SELECT \(Self.summaryColumns) FROM sink_delivery WHERE state <> 'delivered' ORDER BY seq
                 """)).map(Self.summary)
         }
     }
 
     public func undelivered(matching id: String) throws(SourceError) -> [SinkDeliverySummary] {
-        var query = PostgresQuery(unsafeSQL: """
+        var binds = PostgresBindings()
+        binds.append(id)
+        let query = PostgresQuery(unsafeSQL: """
             SELECT \(Self.summaryColumns) FROM sink_delivery
             WHERE state <> 'delivered' AND (delivery_id = $1 OR sink_id = $1) ORDER BY seq
-            """)
-        query.binds.append(id)
-        return try database.withSession { session in try session.rows(query).map(Self.summary) }
+            """, binds: binds)
+        return try database.withSession { session in try await session.rows(query).map(Self.summary) }
     }
 
     public func retry(_ id: String) throws(SourceError) -> Int {
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 UPDATE sink_delivery SET state = 'pending', not_before = NULL
                 WHERE state <> 'delivered' AND (delivery_id = \(id) OR sink_id = \(id))
                 """)
@@ -191,7 +192,7 @@ extension PostgresSinkOutboxRepository: SinkOutboxRepository {
 
     public func drop(_ id: String) throws(SourceError) -> Int {
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 DELETE FROM sink_delivery WHERE state <> 'delivered' AND (delivery_id = \(id) OR sink_id = \(id))
                 """)
         }

@@ -16,7 +16,7 @@ public struct PostgresSourceSnapshotRepository: Sendable {
 extension PostgresSourceSnapshotRepository: SourceSnapshotRepository {
     public func lastGood(of source: SourceIdentity, variant: String) throws(SourceError) -> SourceSnapshot? {
         let row = try database.withSession { session in
-            try session.rows("""
+            try await session.rows("""
                 SELECT items, saved_at FROM source_snapshot
                 WHERE source_id = \(source.id) AND fingerprint = \(source.fingerprint) AND variant = \(variant)
                 """).first.map { (try $0[0].decode(Data.self), try $0[1].decode(Double.self)) }
@@ -30,7 +30,7 @@ extension PostgresSourceSnapshotRepository: SourceSnapshotRepository {
     public func saveLastGood(_ snapshot: SourceSnapshot) throws(SourceError) {
         let data = try StoreCoding.encodeItems(snapshot.items, of: snapshot.source.id)
         try database.withSession { session in
-            try session.execute("""
+            try await session.execute("""
                 INSERT INTO source_snapshot (source_id, fingerprint, variant, items, saved_at)
                 VALUES (\(snapshot.source.id), \(snapshot.source.fingerprint), \(snapshot.variant), \(data),
                         \(snapshot.savedAt.timeIntervalSince1970))

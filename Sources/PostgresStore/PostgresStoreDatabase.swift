@@ -7,52 +7,82 @@ import NIOSSL
 import PostgresNIO
 import Synchronization
 
-/// The shared store's database: PostgreSQL through PostgresNIO, for many processes and machines on one
-/// manifest.
+/// The shared store's database: PostgreSQL through PostgresNIO's `PostgresClient`, for many processes and machines
+/// on one manifest.
 ///
-/// The store protocols are synchronous, and their callers call them on threads of their own (the run's output
-/// and history threads, a sink pass's thread, the response cache's lease thread, the CLI's main thread). So
-/// each call waits for its query's future (`EventLoopFuture.wait()`) on the calling thread, while the I/O
-/// runs on SwiftNIO's event loop threads: nothing here ever needs a thread of Swift's cooperative pool, so a
-/// call that does come from the pool can delay it but never deadlock it.
+/// The client keeps the pool: at most `maxConnections` connections for this process's calls, opened on demand,
+/// kept while in use (idle ones close after a minute), checked with keep-alive queries. It runs as a service
+/// (`PostgresClient.run()`) in a task this database starts and `close()` cancels.
 ///
-/// A process uses at most `maxConnections` connections for its calls, opened on demand and kept for reuse; a
-/// call that finds them all busy waits for one (each connection is a process the server forks). Advisory locks
-/// live on one more connection (`PostgresLeaseSession`); only a lease that must wait for another holder opens its
-/// own. A connection found dead (the server restarted) is dropped and the call tried once more on a new one.
+/// The store protocols are synchronous, and their callers call them on threads of their own (the run's output and
+/// history threads, a sink pass's thread, the response cache's lease thread, the CLI's main thread). So each call
+/// is one async body run through `PostgresBlockingAdapter`: the caller blocks while the body runs on a SwiftNIO
+/// event loop, never on Swift's cooperative pool, so a call from a pool thread can delay it but never deadlock it.
+///
+/// A call that waits more than `connectionWaitSeconds` for a connection fails, naming why (a direct connection
+/// attempt says whether the server can be reached at all); while the server is away the client retries in the
+/// background, so a call made during a short restart just waits for it. A connection found dead (the server
+/// restarted) fails the call's body, which is tried once more on another. Advisory locks live on connections of
+/// their own (`PostgresLeaseSession`), not the pool's: a lock is held across calls, for as long as its holder
+/// wants, and the pool lends a connection only for one closure. The first of them is opened by `open`, which
+/// migrates the schema on it, so an unreachable server is named at once with the reason.
 public final class PostgresStoreDatabase: Sendable {
     public let url: PostgresStoreURL
+    /// For the connections of our own: the leases', and the one that says why the pool has none.
     private let configuration: PostgresConnection.Configuration
-    private let idle = Mutex<[PostgresConnection]>([])
-    /// One permit per connection a call may use.
-    private let permits = DispatchSemaphore(value: PostgresStoreDatabase.maxConnections)
+    private let client: PostgresClient
+    /// `client.run()`: cancelled, the client closes its connections.
+    private let service: Task<Void, Never>
+    let adapter = PostgresBlockingAdapter(group: MultiThreadedEventLoopGroup.singleton)
     private let connectionIDs = Atomic<Int>(0)
     /// The connection this process's advisory locks are held on.
     let leases = PostgresLeaseSession()
     let logger = Logger(label: "aggregate.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// The most connections this process's calls use at once (leases aside). Store calls are short; 8 kept a
-    /// 300-source run's calls from waiting on each other (BENCHMARKS.md, "The fleet").
+    /// The most connections this process's calls use at once (leases aside).
     public static let maxConnections = 8
-    /// How long a call waits for one of them before it fails.
-    static let connectionWaitSeconds: Double = 60
+    /// How long a call waits for one of them before it fails (a test sets its own).
+    let connectionWaitSeconds: Int64
+    /// How long a call waits for one before asking whether the server can be reached at all.
+    static let probeDelaySeconds: Int64 = 1
     /// How long connecting may take.
     static let connectTimeoutSeconds: Int64 = 10
 
-    private init(url: PostgresStoreURL) throws(SourceError) {
+    private init(url: PostgresStoreURL, connectionWaitSeconds: Int64) throws(SourceError) {
         self.url = url
+        self.connectionWaitSeconds = connectionWaitSeconds
+        let (tls, clientTLS) = try Self.tls(for: url)
         var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-            tls: try Self.tls(for: url))
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
         configuration.options.connectTimeout = .seconds(Self.connectTimeoutSeconds)
         self.configuration = configuration
+        var clientConfiguration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: clientTLS)
+        clientConfiguration.options.connectTimeout = .seconds(Self.connectTimeoutSeconds)
+        clientConfiguration.options.maximumConnections = Self.maxConnections
+        let client = PostgresClient(
+            configuration: clientConfiguration, eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            backgroundLogger: logger)
+        self.client = client
+        service = adapter.start { await client.run() }
     }
 
     /// Connects to the store at `url` and creates or upgrades its schema. Blocks the calling thread.
     /// - Throws: a message that names the host and never the password.
     public static func open(_ url: PostgresStoreURL) throws(SourceError) -> PostgresStoreDatabase {
-        let database = try PostgresStoreDatabase(url: url)
-        try PostgresSchema.migrate(database)
+        try open(url, connectionWaitSeconds: 60)
+    }
+
+    /// `open(_:)` with how long a call waits for a pooled connection while the server answers.
+    static func open(_ url: PostgresStoreURL, connectionWaitSeconds: Int64) throws(SourceError) -> PostgresStoreDatabase {
+        let database = try PostgresStoreDatabase(url: url, connectionWaitSeconds: connectionWaitSeconds)
+        do {
+            try PostgresSchema.migrate(database)
+        } catch {
+            database.close()
+            throw error
+        }
         return database
     }
 
@@ -60,20 +90,20 @@ public final class PostgresStoreDatabase: Sendable {
         close()
     }
 
-    /// Closes the idle connections (the process is done with the store).
+    /// Stops the client (it closes its connections) and closes the leases' connection. Does not wait.
     public func close() {
-        let connections = idle.withLock { idle in
-            defer { idle = [] }
-            return idle
-        }
-        for connection in connections { connection.closeSoon() }
+        service.cancel()
         leases.close()
     }
 
-    private static func tls(for url: PostgresStoreURL) throws(SourceError) -> PostgresConnection.Configuration.TLS {
+    /// The TLS settings of `url`, for our own connections and for the client's. Checked here, so that settings
+    /// that cannot be used fail `open` rather than every connection attempt.
+    private static func tls(
+        for url: PostgresStoreURL
+    ) throws(SourceError) -> (PostgresConnection.Configuration.TLS, PostgresClient.Configuration.TLS) {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch url.sslMode {
-        case .disable: return .disable
+        case .disable: return (.disable, .disable)
         case .prefer, .require: tls.certificateVerification = .none
         case .verifyCA: tls.certificateVerification = .noHostnameVerification
         case .verifyFull: tls.certificateVerification = .fullVerification
@@ -81,7 +111,7 @@ public final class PostgresStoreDatabase: Sendable {
         if let path = url.rootCertificatePath { tls.trustRoots = .file(path) }
         do {
             let context = try NIOSSLContext(configuration: tls)
-            return url.sslMode == .prefer ? .prefer(context) : .require(context)
+            return url.sslMode == .prefer ? (.prefer(context), .prefer(tls)) : (.require(context), .require(tls))
         } catch {
             throw SourceError(.configuration, "the TLS settings of the store \(url.redacted) cannot be used")
         }
@@ -90,84 +120,111 @@ public final class PostgresStoreDatabase: Sendable {
     /// The server's version and the migrations applied, in order (`aggregate store info`).
     public func describe() throws(SourceError) -> (serverVersion: String, migrations: [String]) {
         let version = try withSession { session in
-            try session.rows("SHOW server_version").first?[0].decode(String.self) ?? "?"
+            try await session.rows("SHOW server_version").first?[0].decode(String.self) ?? "?"
         }
         return (version, try PostgresSchema.applied(self))
     }
 
     // MARK: - Connections
 
-    /// A new connection of its own (a lease holds one for as long as it lives).
+    /// A new connection of its own (a lease holds one for as long as it lives). Blocks the calling thread.
     func connect() throws(SourceError) -> PostgresConnection {
-        let id = connectionIDs.add(1, ordering: .relaxed).newValue
         do {
-            return try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger
-            ).wait()
+            return try adapter.run { try await self.connectDirectly() }
         } catch {
             throw SourceError(.network, "cannot connect to the store \(url.redacted): \(describe(error))")
         }
     }
 
-    /// Runs `body` on a pooled connection. A pooled connection that turns out dead is replaced once.
+    private func connectDirectly() async throws -> PostgresConnection {
+        let id = connectionIDs.add(1, ordering: .relaxed).newValue
+        return try await PostgresConnection.connect(
+            on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
+    }
+
+    /// Runs `body` on a connection of the client's pool, blocking the calling thread until it is done. A body that
+    /// met a dead connection runs once more, on another.
     @discardableResult
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws(SourceError) -> T {
-        guard permits.wait(timeout: .now() + Self.connectionWaitSeconds) == .success else {
-            throw SourceError(
-                .timeout, "the store \(url.redacted) had no free connection for \(Int(Self.connectionWaitSeconds)) s "
-                    + "(this process uses at most \(Self.maxConnections))")
-        }
-        defer { permits.signal() }
-        var attempt = 0
-        while true {
-            attempt += 1
-            // A connection the server closed while it was idle (a restart) is dropped, not tried.
-            let pooled = idle.withLock { idle -> PostgresConnection? in
-                while let last = idle.popLast() {
-                    if !last.isClosed { return last }
+    func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) throws(SourceError) -> T {
+        do {
+            return try adapter.run {
+                do {
+                    return try await self.leased(body)
+                } catch let error where Self.isConnectionLoss(error) {
+                    // A connection the server closed (a restart) that the pool had not yet seen go.
+                    return try await self.leased(body)
                 }
-                return nil
             }
-            let connection: PostgresConnection
-            if let pooled { connection = pooled } else { connection = try connect() }
-            do {
-                let result = try body(PostgresSession(connection: connection, logger: logger))
-                release(connection)
-                return result
-            } catch {
-                let dead = connection.isClosed || Self.isConnectionLoss(error)
-                if dead { connection.closeSoon() } else { release(connection) }
-                if dead, pooled != nil, attempt == 1 { continue }
-                if let error = error as? SourceError { throw error }
-                throw SourceError(.io, "the store \(url.redacted) failed: \(describe(error))")
-            }
+        } catch let error as SourceError {
+            throw error
+        } catch {
+            throw SourceError(.io, "the store \(url.redacted) failed: \(describe(error))")
         }
     }
 
     /// Runs `body` in one transaction (committed when it returns, rolled back when it throws).
     @discardableResult
-    func transaction<T>(_ body: (PostgresSession) throws -> T) throws(SourceError) -> T {
-        try withSession { session in
-            try session.execute("BEGIN")
-            do {
-                let result = try body(session)
-                try session.execute("COMMIT")
-                return result
-            } catch {
-                if !session.connection.isClosed { _ = try? session.execute("ROLLBACK") }
-                throw error
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) throws(SourceError) -> T {
+        try withSession { session in try await session.transaction(body) }
+    }
+
+    /// Runs `body` on a connection of the pool, waiting at most `connectionWaitSeconds` for one. When none has come
+    /// after `probeDelaySeconds`, a connection of our own is tried: if the server cannot be reached the call fails
+    /// at once with that reason (a command on a store that is down says so instead of hanging); if it can, the
+    /// pool is only busy and the call goes on waiting.
+    /// - Throws: a `SourceError` naming why when no connection came; else what `body` threw.
+    private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        let wait = LeaseWait()
+        do {
+            return try await withThrowingTaskGroup(of: LeaseRace<T>.self) { group in
+                group.addTask { [client, logger] in
+                    let value = try await client.withConnection { connection in
+                        guard wait.lease() else { throw LeaseWait.Expired() }
+                        return try await body(PostgresSession(connection: connection, logger: logger))
+                    }
+                    return .done(value)
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(Self.probeDelaySeconds))
+                    guard !wait.isSettled, let unreachable = await self.unreachable() else { return .nothing }
+                    guard wait.expire() else { return .nothing }
+                    throw unreachable
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(self.connectionWaitSeconds))
+                    guard wait.expire() else { return .nothing }
+                    throw LeaseWait.Expired()
+                }
+                while let next = try await group.next() {
+                    guard case .done(let value) = next else { continue }
+                    group.cancelAll()
+                    return value
+                }
+                throw LeaseWait.Expired()
             }
+        } catch let error as SourceError where !wait.wasLeased {
+            throw error
+        } catch _ where !wait.wasLeased {
+            // The pool gave no connection in time: its own error (it gave up connecting) names no reason.
+            throw await unreachable() ?? SourceError(
+                .timeout, "the store \(url.redacted) had no free connection for \(connectionWaitSeconds) s "
+                    + "(this process uses at most \(Self.maxConnections))")
         }
     }
 
-    /// Keeps `connection` for the next call (never more than `maxConnections`: each call holds a permit).
-    private func release(_ connection: PostgresConnection) {
-        guard !connection.isClosed else { return }
-        idle.withLock { $0.append(connection) }
+    /// Why the server cannot be reached, from a connection of our own; nil when it can (the connection is closed).
+    private func unreachable() async -> SourceError? {
+        do {
+            let probe = try await connectDirectly()
+            probe.closeSoon()
+            return nil
+        } catch {
+            return SourceError(.network, "cannot connect to the store \(url.redacted): \(describe(error))")
+        }
     }
 
     static func isConnectionLoss(_ error: any Error) -> Bool {
-        if error is PostgresSession.Timeout { return true }
+        if error is PostgresSession.Timeout || error is PostgresSession.Closed { return true }
         guard let error = error as? PSQLError else { return false }
         return [.serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown].contains(error.code)
     }
@@ -190,6 +247,7 @@ public final class PostgresStoreDatabase: Sendable {
         }
         if error is NIOSSLError { return "TLS failed" }
         if error is PostgresSession.Timeout { return "no answer in \(PostgresSession.defaultTimeoutSeconds) s" }
+        if error is PostgresSession.Closed { return "the server closed the connection" }
         return url.scrub(Self.systemReason(error))
     }
 
@@ -209,10 +267,9 @@ public final class PostgresStoreDatabase: Sendable {
     }
 }
 
-/// One connection's queries, each waited for on the calling thread, at most `timeout`: a query that got no
-/// answer by then fails and its connection is closed (a pooled connection whose server restarted can leave a query
-/// waiting forever).
-struct PostgresSession {
+/// One connection's queries, each answered within `timeout`: a query that got no answer by then fails and its
+/// connection is closed (a connection whose server restarted can leave a query waiting forever).
+struct PostgresSession: Sendable {
     let connection: PostgresConnection
     let logger: Logger
     var timeout: TimeAmount = .seconds(PostgresSession.defaultTimeoutSeconds)
@@ -220,32 +277,87 @@ struct PostgresSession {
     static let defaultTimeoutSeconds: Int64 = 60
 
     struct Timeout: Error {}
+    /// The connection had closed before the query was written: nothing of it reached the server.
+    struct Closed: Error {}
 
-    func rows(_ query: PostgresQuery) throws -> [PostgresRandomAccessRow] {
-        try wait(for: connection.query(query, logger: logger)).rows.map { $0.makeRandomAccess() }
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRandomAccessRow] {
+        try await result(of: query).rows.map { $0.makeRandomAccess() }
     }
 
     /// Runs `query`; returns the rows it changed.
     @discardableResult
-    func execute(_ query: PostgresQuery) throws -> Int {
-        try wait(for: connection.query(query, logger: logger)).metadata.rows ?? 0
+    func execute(_ query: PostgresQuery) async throws -> Int {
+        try await result(of: query).metadata.rows ?? 0
     }
 
-    private func wait<T: Sendable>(for future: EventLoopFuture<T>) throws -> T {
-        let promise = connection.eventLoop.makePromise(of: T.self)
-        let settled = Mutex(false)
-        let settle: @Sendable (Result<T, any Error>) -> Void = { result in
-            guard settled.withLock({ done in defer { done = true }; return !done }) else { return }
-            promise.completeWith(result)
+    /// Runs `body` between `BEGIN` and `COMMIT`; rolls back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (PostgresSession) async throws -> T) async throws -> T {
+        try await execute("BEGIN")
+        do {
+            let result = try await body(self)
+            try await execute("COMMIT")
+            return result
+        } catch {
+            if !connection.isClosed { _ = try? await execute("ROLLBACK") }
+            throw error
         }
-        future.whenComplete(settle)
-        let watchdog = connection.eventLoop.scheduleTask(in: timeout) { [connection] in
-            settle(.failure(Timeout()))
+    }
+
+    private func result(of query: PostgresQuery) async throws -> PostgresQueryResult {
+        let connection = self.connection
+        let logger = self.logger
+        let eventLoop = connection.eventLoop
+        // The wait is for a promise of our own, which the watchdog fails: it ends within `timeout` whatever becomes
+        // of the query. Closing the connection alone would not end it when the query was dropped unanswered.
+        let answer = eventLoop.makePromise(of: PostgresQueryResult.self)
+        let watchdog = eventLoop.scheduleTask(in: timeout) {
+            answer.fail(Timeout())
             connection.closeSoon()
         }
         defer { watchdog.cancel() }
-        return try promise.futureResult.wait()
+        // Written on the connection's own event loop, and only while the connection is open: there PostgresNIO's
+        // handler takes the query, and answers it or fails it when the connection goes. A query written to a
+        // connection that has closed is dropped with the channel's handlers and never answered, and the pool can
+        // lend a connection in the instant it closes, before it has heard so.
+        eventLoop.execute {
+            guard !connection.isClosed else { return answer.fail(Closed()) }
+            connection.query(query, logger: logger).cascade(to: answer)
+        }
+        return try await answer.futureResult.get()
     }
+}
+
+/// One call's wait for a pooled connection: either the connection comes first and the call runs, or the wait
+/// expires first and the call fails; never both.
+private final class LeaseWait: Sendable {
+    private enum State { case waiting, leased, expired }
+    private let state = Mutex(State.waiting)
+
+    struct Expired: Error {}
+
+    /// The connection came: true when the wait had not expired.
+    func lease() -> Bool { transition(to: .leased) }
+    /// The wait is up: true when no connection came.
+    func expire() -> Bool { transition(to: .expired) }
+    /// Whether the connection came or the wait is up.
+    var isSettled: Bool { state.withLock { $0 != .waiting } }
+    /// Whether the connection came in time (so an error is the call's own).
+    var wasLeased: Bool { state.withLock { $0 == .leased } }
+
+    private func transition(to next: State) -> Bool {
+        state.withLock { state in
+            guard state == .waiting else { return false }
+            state = next
+            return true
+        }
+    }
+}
+
+/// What a task of `leased` ended with: the call's value, or nothing (a timer or a probe that found the wait settled,
+/// or the server reachable).
+private enum LeaseRace<T: Sendable>: Sendable {
+    case done(T)
+    case nothing
 }
 
 extension PostgresConnection {

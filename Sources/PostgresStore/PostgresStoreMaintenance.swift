@@ -16,7 +16,7 @@ public struct PostgresStoreMaintenance: StoreMaintaining {
         try database.withSession { session in
             var stats: [String: StoreMaintenance.SourceStats] = [:]
             func entry(_ id: String) -> StoreMaintenance.SourceStats { stats[id] ?? StoreMaintenance.SourceStats(sourceID: id) }
-            for row in try session.rows("""
+            for row in try await session.rows("""
                 SELECT source_id, COUNT(*), COUNT(*) FILTER (WHERE expires_at > \(now.timeIntervalSince1970)),
                     COALESCE(SUM(octet_length(body) + octet_length(headers)), 0)::bigint, MIN(stored_at), MAX(stored_at)
                 FROM http_response WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text GROUP BY source_id
@@ -29,7 +29,7 @@ public struct PostgresStoreMaintenance: StoreMaintaining {
                 value.newestResponse = try row[5].decode(Double?.self).map(Date.init(timeIntervalSince1970:))
                 stats[value.sourceID] = value
             }
-            for row in try session.rows("""
+            for row in try await session.rows("""
                 SELECT source_id, items, saved_at FROM source_snapshot WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text
                 """) {
                 var value = entry(try row[0].decode(String.self))
@@ -38,7 +38,7 @@ public struct PostgresStoreMaintenance: StoreMaintaining {
                 value.snapshotSavedAt = max(value.snapshotSavedAt ?? savedAt, savedAt)
                 stats[value.sourceID] = value
             }
-            for row in try session.rows("""
+            for row in try await session.rows("""
                 SELECT source_id, COUNT(*) FROM seen_item WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text GROUP BY source_id
                 """) {
                 var value = entry(try row[0].decode(String.self))
@@ -52,9 +52,9 @@ public struct PostgresStoreMaintenance: StoreMaintaining {
     public func clearCache(sourceID: String?) throws(SourceError) -> StoreMaintenance.Removed {
         try database.transaction { session in
             StoreMaintenance.Removed(
-                responses: try session.execute(
+                responses: try await session.execute(
                     "DELETE FROM http_response WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text"),
-                snapshots: try session.execute(
+                snapshots: try await session.execute(
                     "DELETE FROM source_snapshot WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text"))
         }
     }
@@ -62,7 +62,7 @@ public struct PostgresStoreMaintenance: StoreMaintaining {
     public func clearHistory(sourceID: String?) throws(SourceError) -> StoreMaintenance.Removed {
         try database.withSession { session in
             StoreMaintenance.Removed(
-                historyItems: try session.execute("DELETE FROM seen_item WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text"))
+                historyItems: try await session.execute("DELETE FROM seen_item WHERE \(sourceID)::text IS NULL OR source_id = \(sourceID)::text"))
         }
     }
 }

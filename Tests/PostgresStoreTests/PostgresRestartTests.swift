@@ -1,0 +1,114 @@
+import Dispatch
+import Domain
+import Foundation
+@testable import PostgresStore
+import ProviderTesting
+import Synchronization
+import Testing
+
+/// Store calls while the server restarts under them: each call ends (answered, or failed naming the server), none
+/// waits for an answer that cannot come, and calls are answered again once the server is back. On a cluster of the
+/// test's own (`TestPostgresCluster`), so the shared test server is not disturbed.
+@Suite("PostgreSQL store: calls through restarts",
+       .enabled(if: TestPostgres.shouldRun, Comment(rawValue: TestPostgres.skipMessage)))
+struct PostgresRestartTests {
+    @Test("a query on a connection that has closed fails at once as a lost connection, not after its timeout")
+    func queryOnClosedConnection() async throws {
+        let url = try PostgresStoreURL(try await TestPostgres.makeDatabase())
+        let database = try await blocking { try PostgresStoreDatabase.open(url) }
+        let connection = try await blocking { try database.connect() }
+        // Closed and its handlers gone, as a pooled connection can be when the pool lends it in the instant it closes.
+        try await connection.close()
+        let session = PostgresSession(connection: connection, logger: database.logger, timeout: .seconds(30))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: (any Error).self) { try await session.rows("SELECT 1") }
+        database.close()
+
+        #expect(error.map(PostgresStoreDatabase.isConnectionLoss) == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("twelve threads calling through restarts and an outage: every call ends, and calls are answered after each")
+    func callsThroughRestarts() async throws {
+        let cluster = try await TestPostgresCluster.start()
+        do {
+            try await Self.callsThroughRestarts(cluster)
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
+    }
+
+    private static func callsThroughRestarts(_ cluster: TestPostgresCluster) async throws {
+        let url = try PostgresStoreURL(cluster.url)
+        let database = try await blocking { try PostgresStoreDatabase.open(url) }
+        let calls = Calls()
+        // More callers than the pool has connections (8), on Dispatch's threads as the run engine's are: some wait
+        // for a connection while the server goes away.
+        for caller in 0..<12 {
+            DispatchQueue.global().async {
+                while !calls.stopping {
+                    let started = Date()
+                    do throws(SourceError) {
+                        if caller.isMultiple(of: 2) {
+                            try database.withSession { session in _ = try await session.rows("SELECT pg_sleep(0.01)") }
+                        } else {
+                            try database.transaction { session in
+                                _ = try await session.rows("SELECT 1")
+                                _ = try await session.rows("SELECT pg_sleep(0.01)")
+                            }
+                        }
+                        calls.ended(answered: true, after: Date().timeIntervalSince(started), error: nil)
+                    } catch {
+                        calls.ended(answered: false, after: Date().timeIntervalSince(started), error: error)
+                    }
+                }
+                calls.callerDone()
+            }
+        }
+        var answeredAfterEach = true
+        for round in 0..<6 {
+            let answered = calls.answered
+            if round == 2 {
+                try await cluster.pause()
+                // A call while the server is away fails naming it.
+                let refused = try await eventually(within: 60) { calls.failures.contains { $0.contains("cannot connect to the store") } }
+                #expect(refused, "\(calls.failures.suffix(5))")
+                try await cluster.resume()
+            } else {
+                try await cluster.restart()
+            }
+            answeredAfterEach = try await eventually(within: 60) { calls.answered >= answered + 100 } && answeredAfterEach
+        }
+        calls.stop()
+        let finished = try await eventually(within: 120) { calls.callersDone == 12 }
+        database.close()
+
+        #expect(finished, "every caller's last call ended")
+        #expect(answeredAfterEach, "calls were answered again after each restart")
+        #expect(calls.longest < Double(database.connectionWaitSeconds), "no call waited out the store's wait: \(calls.longest) s")
+        #expect(calls.failures.allSatisfy { $0.contains(url.redacted) }, "every failure names the store: \(calls.failures.prefix(5))")
+    }
+
+    /// The callers' tally: answered calls, failures' messages, the longest call, callers that stopped.
+    final class Calls: Sendable {
+        private let state = Mutex((stopping: false, answered: 0, failures: [String](), longest: 0.0, callersDone: 0))
+
+        func ended(answered: Bool, after seconds: Double, error: SourceError?) {
+            state.withLock { state in
+                state.answered += answered ? 1 : 0
+                if let error { state.failures.append(error.message) }
+                state.longest = max(state.longest, seconds)
+            }
+        }
+
+        func stop() { state.withLock { $0.stopping = true } }
+        func callerDone() { state.withLock { $0.callersDone += 1 } }
+        var stopping: Bool { state.withLock { $0.stopping } }
+        var answered: Int { state.withLock { $0.answered } }
+        var failures: [String] { state.withLock { $0.failures } }
+        var longest: Double { state.withLock { $0.longest } }
+        var callersDone: Int { state.withLock { $0.callersDone } }
+    }
+}
