@@ -31,6 +31,20 @@ struct FleetRestartEndToEndTests {
             environment: environment)
     }
 
+    /// Waits until one of `workers` printed an item of `source`; false if both ended first.
+    static func printed(_ source: String, by workers: [LiveProcess]) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            for worker in workers {
+                group.addTask { await worker.waitFor { stdout, _ in stdout.contains(#""source":"\#(source)""#) } }
+            }
+            for await saw in group where saw {
+                group.cancelAll()
+                return true
+            }
+            return false
+        }
+    }
+
     /// How many feed items (not `news`) both workers printed so far (a line count: polled often).
     static func feedLines(_ workers: [LiveProcess]) -> Int {
         workers.map { $0.standardOutput.split(separator: "\n").filter { !$0.contains(#""source":"news""#) }.count }.reduce(0, +)
@@ -82,6 +96,13 @@ struct FleetRestartEndToEndTests {
                 let saw = await worker.waitFor { _, stderr in stderr.contains("aggregate: worker: ") }
                 noticed = noticed && saw
             }
+            // And both held batches finished while it was gone: a batch's items are printed once its sinks were
+            // offered them, which the store's absence made fail. A store call waits a moment before failing, so
+            // resuming on the first error alone could let a held batch's writes wait through the outage.
+            for source in ["s0042", "s0257"] {
+                let finished = await Self.printed(source, by: workers)
+                noticed = noticed && finished
+            }
             try await cluster.resume()
         }
         try SinkSandbox.write(["a", "b"], in: sandbox)
@@ -103,7 +124,7 @@ struct FleetRestartEndToEndTests {
 
         let stderr = results.map(\.stderr)
         #expect(claimedAll, "every feed was asked for before the fault")
-        #expect(noticed, "both workers found the store gone: \(stderr)")
+        #expect(noticed, "both workers found the store gone, and the held batches finished before it was back: \(stderr)")
         #expect(sawB, "a worker claimed, ran and delivered after the fault: \(stderr)")
         #expect(printedAll && sawC && deliveredAll, "the batches held through the fault finished, and the workers went on: \(stderr)")
         for result in results { #expect(result.status == 0, "both workers lived until SIGTERM: \(result.stderr)") }
