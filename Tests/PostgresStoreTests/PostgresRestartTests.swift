@@ -74,16 +74,16 @@ struct PostgresRestartTests {
             if round == 2 {
                 try await cluster.pause()
                 // A call while the server is away fails naming it.
-                let refused = try await eventually(within: 60) { calls.failures.contains { $0.contains("cannot connect to the store") } }
+                let refused = await calls.wait(within: 60) { $0.failures.contains { $0.contains("cannot connect to the store") } }
                 #expect(refused, "\(calls.failures.suffix(5))")
                 try await cluster.resume()
             } else {
                 try await cluster.restart()
             }
-            answeredAfterEach = try await eventually(within: 60) { calls.answered >= answered + 100 } && answeredAfterEach
+            answeredAfterEach = await calls.wait(within: 60) { $0.answered >= answered + 100 } && answeredAfterEach
         }
         calls.stop()
-        let finished = try await eventually(within: 120) { calls.callersDone == 12 }
+        let finished = await calls.wait(within: 120) { $0.callersDone == 12 }
         database.close()
 
         #expect(finished, "every caller's last call ended")
@@ -92,24 +92,58 @@ struct PostgresRestartTests {
         #expect(calls.failures.allSatisfy { $0.contains(url.redacted) }, "every failure names the store: \(calls.failures.prefix(5))")
     }
 
-    /// The callers' tally: answered calls, failures' messages, the longest call, callers that stopped.
+    /// The callers' tally: answered calls, failures' messages, the longest call, callers that stopped; a test waits on
+    /// it changing (`wait(within:until:)`).
     final class Calls: Sendable {
-        private let state = Mutex((stopping: false, answered: 0, failures: [String](), longest: 0.0, callersDone: 0))
+        struct Tally {
+            var stopping = false
+            var answered = 0
+            var failures: [String] = []
+            var longest = 0.0
+            var callersDone = 0
+        }
+
+        private let state = Mutex((tally: Tally(), waiters: [Int: Waiter](), next: 0))
+        private typealias Waiter = (condition: @Sendable (Tally) -> Bool, continuation: CheckedContinuation<Bool, Never>)
 
         func ended(answered: Bool, after seconds: Double, error: SourceError?) {
-            state.withLock { state in
-                state.answered += answered ? 1 : 0
-                if let error { state.failures.append(error.message) }
-                state.longest = max(state.longest, seconds)
+            change { tally in
+                tally.answered += answered ? 1 : 0
+                if let error { tally.failures.append(error.message) }
+                tally.longest = max(tally.longest, seconds)
             }
         }
 
-        func stop() { state.withLock { $0.stopping = true } }
-        func callerDone() { state.withLock { $0.callersDone += 1 } }
-        var stopping: Bool { state.withLock { $0.stopping } }
-        var answered: Int { state.withLock { $0.answered } }
-        var failures: [String] { state.withLock { $0.failures } }
-        var longest: Double { state.withLock { $0.longest } }
-        var callersDone: Int { state.withLock { $0.callersDone } }
+        func stop() { change { $0.stopping = true } }
+        func callerDone() { change { $0.callersDone += 1 } }
+
+        /// Suspends until `condition` holds of the tally (asked as it changes); false if it did not within `seconds`.
+        func wait(within seconds: Double, until condition: @escaping @Sendable (Tally) -> Bool) async -> Bool {
+            await withCheckedContinuation { continuation in
+                let id = state.withLock { state -> Int? in
+                    if condition(state.tally) { return nil }
+                    defer { state.next += 1 }
+                    state.waiters[state.next] = (condition, continuation)
+                    return state.next
+                }
+                guard let id else { return continuation.resume(returning: true) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                    state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
+                }
+            }
+        }
+
+        private func change(_ update: (inout Tally) -> Void) {
+            let ready = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+                update(&state.tally)
+                let ids = state.waiters.filter { $0.value.condition(state.tally) }.map(\.key)
+                return ids.compactMap { state.waiters.removeValue(forKey: $0)?.continuation }
+            }
+            ready.forEach { $0.resume(returning: true) }
+        }
+        var stopping: Bool { state.withLock { $0.tally.stopping } }
+        var answered: Int { state.withLock { $0.tally.answered } }
+        var failures: [String] { state.withLock { $0.tally.failures } }
+        var longest: Double { state.withLock { $0.tally.longest } }
     }
 }

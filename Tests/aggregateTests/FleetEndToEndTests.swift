@@ -155,8 +155,9 @@ struct FleetEndToEndTests {
         let held = Mutex(false)
         let killed = try await fleet.run(["worker", "--batch", "2", "--claim-seconds", "6"]) { pid in
             // Two batches finished (16 items delivered, the store told), the third hanging on its two requests.
-            let hanging = try await eventually(within: 60) {
-                receiver.itemIDs.count == 16 && ["s0004", "s0005"].allSatisfy { server.requests(path: "/feeds/\($0).xml").count == 1 }
+            let hanging = await server.waitForRequests(within: 60) { requests in
+                receiver.itemIDs(of: requests).count == 16
+                    && ["s0004", "s0005"].allSatisfy { id in requests.count { $0.path == "/feeds/\(id).xml" } == 1 }
             }
             #expect(hanging, "received \(receiver.itemIDs.count)")
             let holding = try await fleet.awaitStatus { $0["held"] as? Int == 2 && $0["due"] as? Int == 0 }
@@ -214,7 +215,7 @@ struct FleetEndToEndTests {
             try await fleet.run(arguments, manifest: stale.manifestPath) { pid in pids.withLock { $0.append(pid) } }
         }
         let updated = try await fleet.run(arguments) { pid in
-            let ran = try await eventually(within: 60) {
+            let ran = try await eventually(within: 60) {  // polls: the other worker's start is told by no event
                 pids.withLock { $0.count } == 1 && server.requests.count == 2
             }
             #expect(ran, "both sources ran once")

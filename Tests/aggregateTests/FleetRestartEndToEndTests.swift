@@ -81,8 +81,9 @@ struct FleetRestartEndToEndTests {
 
         let workers = try [Self.worker(sandbox, store: cluster.url), Self.worker(sandbox, store: cluster.url)]
         // Every feed asked for (the two stalled ones are held, their batches unfinished) and `news` delivered.
-        let claimedAll = try await eventually(within: 600) {
-            Set(server.requests.map(\.path).filter { $0.hasPrefix("/feeds/") }).count == 300 && receiver.itemIDs.contains("news/a")
+        let claimedAll = await server.waitForRequests(within: 600) { requests in
+            Set(requests.map(\.path).filter { $0.hasPrefix("/feeds/") }).count == 300
+                && receiver.itemIDs(of: requests).contains("news/a")
         }
         var noticed = true
         switch fault {
@@ -106,12 +107,13 @@ struct FleetRestartEndToEndTests {
             try await cluster.resume()
         }
         try SinkSandbox.write(["a", "b"], in: sandbox)
-        let sawB = try await eventually(within: 600) { receiver.itemIDs.contains("news/b") }
+        let sawB = await receiver.waitFor(within: 600) { $0.contains("news/b") }
         server.releaseStalls()
+        // Polls: a count over two programs' output, which no one program's event tells.
         let printedAll = try await eventually(within: 600) { Self.feedLines(workers) >= 1200 }
         try SinkSandbox.write(["a", "b", "c"], in: sandbox)
-        let sawC = try await eventually(within: 600) { receiver.itemIDs.contains("news/c") }
-        let deliveredAll = try await eventually(within: 600) { Set(receiver.itemIDs).count == 1203 }
+        let sawC = await receiver.waitFor(within: 600) { $0.contains("news/c") }
+        let deliveredAll = await receiver.waitFor(within: 600) { Set($0).count == 1203 }
         for worker in workers { worker.signal(SIGTERM) }
         var results: [ProcessResult] = []
         for worker in workers { results.append(await worker.finish()) }

@@ -19,8 +19,22 @@ struct SinkReceiver {
     var url: String { server.baseURL.absoluteString + "/hook" }
 
     /// Every POST to `/hook`, in the order received.
-    var deliveries: [Delivery] {
-        server.requests(path: "/hook").map { request in
+    var deliveries: [Delivery] { deliveries(of: server.requests) }
+
+    /// Suspends until `condition` holds of the item ids taken so far (asked as each request arrives); false if it did
+    /// not within `seconds`.
+    func waitFor(within seconds: Double = 120, _ condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+        await server.waitForRequests(within: seconds) { [self] requests in condition(itemIDs(of: requests)) }
+    }
+
+    /// The item ids taken by `requests` (all of the server's), as `itemIDs`.
+    func itemIDs(of requests: [RecordedRequest]) -> [String] {
+        var seen = Set<String>()
+        return deliveries(of: requests).filter { seen.insert($0.id).inserted }.flatMap(\.itemIDs)
+    }
+
+    private func deliveries(of requests: [RecordedRequest]) -> [Delivery] {
+        requests.filter { $0.path == "/hook" }.map { request in
             let object = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any] ?? [:]
             let items = object["items"] as? [[String: Any]] ?? []
             let mac = HMAC<SHA256>.authenticationCode(for: request.body, using: SymmetricKey(data: Data(secret.utf8)))
@@ -43,7 +57,7 @@ struct SinkReceiver {
     }
 
     /// Every item id taken, in order, across distinct deliveries.
-    var itemIDs: [String] { distinctDeliveries.flatMap(\.itemIDs) }
+    var itemIDs: [String] { itemIDs(of: server.requests) }
 }
 
 /// A manifest with one files source (`news`) and the given sinks, and its data file.
