@@ -35,6 +35,8 @@ public final class PostgresStoreDatabase: Sendable {
     private let service: Task<Void, Never>
     let adapter = PostgresBlockingAdapter(group: MultiThreadedEventLoopGroup.singleton)
     private let connectionIDs = Atomic<Int>(0)
+    /// How many calls the pool's connections answered: a wait that sees it move knows the server is up.
+    private let answers = Atomic<Int>(0)
     /// The connection this process's advisory locks are held on.
     let leases = PostgresLeaseSession()
     let logger = Logger(label: "aggregate.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -169,9 +171,11 @@ public final class PostgresStoreDatabase: Sendable {
     }
 
     /// Runs `body` on a connection of the pool, waiting at most `connectionWaitSeconds` for one. When none has come
-    /// after `probeDelaySeconds`, a connection of our own is tried: if the server cannot be reached the call fails
-    /// at once with that reason (a command on a store that is down says so instead of hanging); if it can, the
-    /// pool is only busy and the call goes on waiting.
+    /// after `probeDelaySeconds` and the pool answered no call meanwhile, a connection of our own is tried: if the
+    /// server cannot be reached the call fails at once with that reason (a command on a store that is down says so
+    /// instead of hanging); if it can, the pool is only busy and the call goes on waiting. A pool that answers
+    /// calls is no news of the server: no connection is opened for it, so a busy process stays within its
+    /// connections.
     /// - Throws: a `SourceError` naming why when no connection came; else what `body` threw.
     private func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
         let wait = LeaseWait()
@@ -180,15 +184,26 @@ public final class PostgresStoreDatabase: Sendable {
                 group.addTask { [client, logger] in
                     let value = try await client.withConnection { connection in
                         guard wait.lease() else { throw LeaseWait.Expired() }
-                        return try await body(PostgresSession(connection: connection, logger: logger))
+                        let value = try await body(PostgresSession(connection: connection, logger: logger))
+                        self.answers.add(1, ordering: .relaxed)
+                        return value
                     }
                     return .done(value)
                 }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(Self.probeDelaySeconds))
-                    guard !wait.isSettled, let unreachable = await self.unreachable() else { return .nothing }
-                    guard wait.expire() else { return .nothing }
-                    throw unreachable
+                    var seen = self.answers.load(ordering: .relaxed)
+                    while true {
+                        try await Task.sleep(for: .seconds(Self.probeDelaySeconds))
+                        guard !wait.isSettled else { return .nothing }
+                        let now = self.answers.load(ordering: .relaxed)
+                        if now != seen {  // answered meanwhile: the server is up, the pool busy
+                            seen = now
+                            continue
+                        }
+                        guard let unreachable = await self.unreachable() else { return .nothing }
+                        guard wait.expire() else { return .nothing }
+                        throw unreachable
+                    }
                 }
                 group.addTask {
                     try await Task.sleep(for: .seconds(self.connectionWaitSeconds))

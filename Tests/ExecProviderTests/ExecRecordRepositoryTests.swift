@@ -171,6 +171,7 @@ struct ExecRecordRepositoryTests {
         let pid = try #require(await scripts.waitForFile("pid").flatMap { pid_t($0) })  // running, SIGTERM ignored
         await clock.waitForWakeUps(1)  // the timeout
         clock.advance(by: 1)  // time is up: SIGTERM
+        await clock.waitForWakeUps(1)  // the grace period, set once the stop was taken in hand
         clock.advance(by: 0.4)
         #expect(!killed(), "within the grace period the program is left to end by itself")
         #expect(isAlive(pid))

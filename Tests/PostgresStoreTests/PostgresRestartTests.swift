@@ -52,6 +52,8 @@ struct PostgresRestartTests {
                 while !calls.stopping {
                     let started = Date()
                     do throws(SourceError) {
+                        // Each query holds its connection 10 ms (`pg_sleep`: the delay is the subject), so restarts
+                        // meet calls in flight.
                         if caller.isMultiple(of: 2) {
                             try database.withSession { session in _ = try await session.rows("SELECT pg_sleep(0.01)") }
                         } else {
