@@ -29,8 +29,7 @@ struct SinkReceiver {
 
     /// The item ids taken by `requests` (all of the server's), as `itemIDs`.
     func itemIDs(of requests: [RecordedRequest]) -> [String] {
-        var seen = Set<String>()
-        return deliveries(of: requests).filter { seen.insert($0.id).inserted }.flatMap(\.itemIDs)
+        distinctDeliveries(of: requests).flatMap(\.itemIDs)
     }
 
     private func deliveries(of requests: [RecordedRequest]) -> [Delivery] {
@@ -51,9 +50,11 @@ struct SinkReceiver {
 
     /// The deliveries as a receiver that deduplicates on `deliveryId` takes them: the first of each id. (A
     /// receiver slower than the sink's timeout gets the same delivery again: at least once, same id.)
-    var distinctDeliveries: [Delivery] {
+    var distinctDeliveries: [Delivery] { distinctDeliveries(of: server.requests) }
+
+    private func distinctDeliveries(of requests: [RecordedRequest]) -> [Delivery] {
         var seen = Set<String>()
-        return deliveries.filter { seen.insert($0.id).inserted }
+        return deliveries(of: requests).filter { seen.insert($0.id).inserted }
     }
 
     /// Every item id taken, in order, across distinct deliveries.
