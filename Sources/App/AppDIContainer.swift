@@ -37,10 +37,9 @@ public struct AppDIContainer: Sendable {
     /// Each source's options with `${VAR}`s substituted and secret references found: once per container, for
     /// validation and every run's plan alike.
     let resolvedOptions = ResolvedOptionsCache()
-    /// Where plugin sources keep their key-value state: files in the data directory (`plugin-state/`).
-    var pluginState: any PluginStateStoring {
-        FilePluginStateStore(directory: DataDirectory.resolve(environment: environment).url.appendingPathComponent("plugin-state"))
-    }
+    /// Where plugin sources keep their key-value state: files in the data directory (`plugin-state/`). Resolved once:
+    /// finding the data directory may read the user database for the home directory.
+    let pluginState: any PluginStateStoring
     /// Told of every HTTP request's outcome in this container's runs (serve's `/metrics`); nil by default.
     public var requestRecorder: (any HTTPRequestRecorder)?
 
@@ -52,6 +51,8 @@ public struct AppDIContainer: Sendable {
         self.manifest = manifest
         self.registry = registry.adding(plugins: manifest.plugins)
         self.environment = environment
+        self.pluginState = FilePluginStateStore(
+            directory: DataDirectory.resolve(environment: environment).url.appendingPathComponent("plugin-state"))
         self.logger = logger
         self.store = StoreHandle(location: StoreLocation.resolve(manifestURL: manifest.storeURL, environment: environment))
         self.requestSlots = RequestSlots(limit: manifest.defaults.maxConcurrentRequests)
