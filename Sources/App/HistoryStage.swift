@@ -57,6 +57,7 @@ final class HistoryStage: Sendable {
             if first, let note = recorded.note { notes.append(note) }
             return recorded.items
         case .behind:
+            guard storage.keepsHistory else { return items }  // nothing to record in: nothing kept for it
             let chunk: [Item]? = state.withLock { state in
                 state.unrecorded.append(contentsOf: items)
                 guard state.unrecorded.count >= HistoryWriter.chunkSize else { return nil }

@@ -74,6 +74,9 @@ final class RunStorage: Sendable {
         self.now = now
     }
 
+    /// Whether there is an item history to record in (no store, none).
+    var keepsHistory: Bool { history != nil }
+
     /// The services of one source: its recent-queries repository, and its response-cache policy unless its
     /// TTL is 0 or there is no store. Registers `identity` as the source's for everything stored this run.
     func services(for source: Manifest.Source, identity: SourceIdentity) -> SourceServices {
