@@ -19,8 +19,7 @@ enum CharacterEncoding: Equatable {
     /// `Content-Type`. Latin-1 and US-ASCII are read as windows-1252, as browsers do: feeds labelled
     /// Latin-1 use the 0x80–0x9F range for curly quotes and dashes far more often than for C1 controls.
     init?(label: String) {
-        let name = label.trimmingCharacters(in: .init(charactersIn: " \t\"'")).lowercased()
-        switch name {
+        switch Self.normalized(label) {
         case "": return nil
         case "utf-8", "utf8", "unicode-1-1-utf-8": self = .utf8
         case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "cp819", "ibm819",
@@ -28,8 +27,20 @@ enum CharacterEncoding: Equatable {
             self = .singleByte(.windows1252)
         case "windows-1251", "cp1251", "x-cp1251": self = .singleByte(.windows1251)
         case "utf-16", "utf-16le", "utf-16be", "utf16", "ucs-2": self = .utf16
-        default: self = .declared(name)
+        case let name: self = .declared(name)
         }
+    }
+
+    /// The label without surrounding blanks and quotes, its ASCII letters lower-cased (encoding names are ASCII).
+    /// On bytes: Foundation's `trimmingCharacters(in:)` and `lowercased()` were 1 % of reading 1,000 small feeds.
+    private static func normalized(_ label: String) -> String {
+        let bytes = Array(label.utf8)
+        let isTrimmed = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x22 || byte == 0x27 }
+        guard let first = bytes.firstIndex(where: { !isTrimmed($0) }),
+              let last = bytes.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
+        let lowered = bytes[first...last].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        return String(decoding: lowered, as: UTF8.self)
     }
 }
 

@@ -30,11 +30,28 @@ struct FeedTranscoder {
     /// Appends the UTF-8 XML for `chunk` to `out`. Call once more with `final: true` (and any last bytes).
     mutating func process(_ chunk: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]) {
         guard let encoding else {
+            if head.isEmpty, chunk.count >= Self.prologSize || final {
+                startBody(chunk, final: final, into: &out)  // the whole prolog in one chunk: read where it lies
+                return
+            }
             head.append(contentsOf: chunk)
             guard head.count >= Self.prologSize || final else { return }
             let bytes = head
             head = []
             bytes.withUnsafeBufferPointer { startBody($0, final: final, into: &out) }
+            return
+        }
+        decodeAndRepair(chunk, as: encoding, final: final, into: &out)
+    }
+
+    /// Decodes `chunk` and repairs what is decoded into `out`. UTF-8 that is valid, with nothing held back from
+    /// the chunk before, is repaired where it lies: only what the repair leaves for the next chunk is copied.
+    private mutating func decodeAndRepair(
+        _ chunk: UnsafeBufferPointer<UInt8>, as encoding: CharacterEncoding, final: Bool, into out: inout [UInt8]
+    ) {
+        if encoding == .utf8, decoded.isEmpty, rawCarry.isEmpty, UTF8Repair.isValid(chunk) {
+            let consumed = repair.process(chunk, final: final, into: &out)
+            decoded.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[consumed...]))
             return
         }
         decode(chunk, as: encoding, final: final)
@@ -94,7 +111,9 @@ struct FeedTranscoder {
             // Converted to UTF-8 by us: the declaration goes (it would name the old encoding), the whitespace
             // before it stays (legal without a declaration, and it keeps line numbers).
             leading.withUnsafeBufferPointer { decode($0, as: chosen, final: false) }
-            decode(UnsafeBufferPointer(rebasing: bytes[(declarationEnd ?? position)...]), as: chosen, final: final)
+            decodeAndRepair(
+                UnsafeBufferPointer(rebasing: bytes[(declarationEnd ?? position)...]), as: chosen, final: final, into: &out)
+            return
         case .declared(let name):
             // libxml2 decodes it: the declaration must come first and name the encoding (it may have come
             // from HTTP only). Newlines after it keep line numbers.
@@ -191,10 +210,12 @@ struct FeedTranscoder {
 
     /// The value of `encoding="…"` in an XML declaration.
     static func encodingLabel(in declaration: String) -> String? {
-        guard let range = declaration.range(of: "encoding") else { return nil }
-        var rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let bytes = Array(declaration.utf8)
+        let name = Array("encoding".utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: name) }) else { return nil }
+        var rest = bytes[(start + name.count)...].drop { $0 == 0x20 || $0 == 0x3D || $0 == 0x09 }
+        guard let quote = rest.first, quote == 0x22 || quote == 0x27 else { return nil }
         rest = rest.dropFirst()
-        return String(rest.prefix { $0 != quote })
+        return String(decoding: rest.prefix { $0 != quote }, as: UTF8.self)
     }
 }

@@ -4,11 +4,7 @@ extension MarkupRepair {
     /// and the run may still be short enough to wait for; nil when it is too long to rewrite.
     static func textRunEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, final: Bool) -> Int? {
         let limit = min(input.count, start + maxTextRun)
-        var index = start
-        while index < limit {
-            if input[index] == 0x3C { return index }
-            index += 1
-        }
+        if let lessThan = ByteScan.first(0x3C, in: input, from: start, to: limit) { return lessThan }
         if limit == input.count { return final ? input.count : -1 }
         return nil
     }
@@ -25,7 +21,7 @@ extension MarkupRepair {
         var runStart = start
         let run = UnsafeBufferPointer(rebasing: input[..<end])
         while true {
-            while index < end, classes[Int(input[index])] & Self.inTextRun == 0 { index += 1 }
+            index = ByteScan.firstFlagged(run, from: index, mask: Self.inTextRun, classes: classes, first: 0x26, second: 0x5D)
             if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: input[runStart..<index])) }
             guard index < end else { return true }
             switch input[index] {

@@ -36,7 +36,8 @@ final class FeedInputStream {
     init(source: FeedByteSource, httpCharset: String?) {
         self.source = source
         self.transcoder = FeedTranscoder(httpCharset: httpCharset)
-        self.readBuffer = [UInt8](repeating: 0, count: Self.chunkSize)
+        // Not zeroed: only what `read` wrote is ever looked at.
+        self.readBuffer = [UInt8](unsafeUninitializedCapacity: Self.chunkSize) { _, count in count = Self.chunkSize }
     }
 
     /// The encoding the transcoder settled on (for diagnostics and tests).
@@ -65,12 +66,14 @@ final class FeedInputStream {
                 return false
             }
             reachedEnd = count == 0
+            pending.reserveCapacity(count + count / 8)  // once, not a doubling per few KiB (repairs rarely add more)
             readBuffer.withUnsafeBufferPointer { bytes in
                 transcoder.process(UnsafeBufferPointer(rebasing: bytes[0..<count]), final: reachedEnd, into: &pending)
             }
         case .data(let data):
             let end = min(data.count, dataOffset + Self.chunkSize)
             reachedEnd = end == data.count
+            pending.reserveCapacity(end - dataOffset + (end - dataOffset) / 8)
             data.withUnsafeBytes { raw in
                 let bytes = raw.bindMemory(to: UInt8.self)
                 transcoder.process(UnsafeBufferPointer(rebasing: bytes[dataOffset..<end]), final: reachedEnd, into: &pending)
