@@ -36,7 +36,7 @@ public enum DocumentLocations {
             }
         }
         for (index, pattern) in paths.enumerated() {
-            guard !pattern.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard !pattern.unicodeScalars.allSatisfy(CharacterSet.whitespaces.contains) else {
                 reader.problem("paths[\(index)]", "a path cannot be empty")
                 continue
             }

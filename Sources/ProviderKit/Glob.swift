@@ -11,7 +11,7 @@ public enum Glob {
     /// (even when missing), so the reader can report "no such file" with its name.
     public static func expand(_ pattern: URL) -> [URL] {
         let path = pattern.path
-        guard path.contains(where: { "*?[".contains($0) }) else { return [pattern] }
+        guard path.utf8.contains(where: { $0 == 0x2A || $0 == 0x3F || $0 == 0x5B }) else { return [pattern] }  // * ? [
         var result = glob_t()
         defer { globfree(&result) }
         guard glob(path, 0, nil, &result) == 0 else { return [] }
