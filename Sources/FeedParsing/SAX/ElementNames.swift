@@ -10,6 +10,8 @@ struct ElementNames {
         var prefixes: [String: String] = [:]
         var classified: [String: FeedElement] = [:]
         var recentNames: [(String, FeedElement)] = []
+        /// Where in `recentNames` the last name was found.
+        var lastHit = 0
     }
 
     private var scope = Scope()
@@ -31,6 +33,7 @@ struct ElementNames {
                 savedScopes.append(scope)
                 scope.classified = [:]
                 scope.recentNames = []
+                scope.lastHit = 0
                 declared = true
             }
             scope.prefixes[prefix] = value
@@ -48,18 +51,38 @@ struct ElementNames {
     mutating func forgetClassifiedNames() {
         scope.classified.removeAll(keepingCapacity: true)
         scope.recentNames.removeAll(keepingCapacity: true)
+        scope.lastHit = 0
         for index in savedScopes.indices {
             savedScopes[index].classified = [:]
             savedScopes[index].recentNames = []
+            savedScopes[index].lastHit = 0
         }
     }
 
     mutating func classify(_ qualifiedName: String, atomDocument: Bool) -> FeedElement {
-        // A feed repeats a dozen names; comparing short (inline) strings beats hashing them.
-        for (name, element) in scope.recentNames where name == qualifiedName { return element }
+        // A feed repeats a dozen names; comparing short (inline) strings beats hashing them. Its entries repeat
+        // them in the order they were first met, so the name after the last one found is looked at first, then
+        // that one again (a second category), then the rest: one comparison for most elements, not five.
+        let count = scope.recentNames.count
+        if count > 0 {
+            let next = scope.lastHit + 1 < count ? scope.lastHit + 1 : 0
+            if scope.recentNames[next].0 == qualifiedName { return hit(next) }
+            if scope.recentNames[scope.lastHit].0 == qualifiedName { return hit(scope.lastHit) }
+            for index in 0..<count where index != next && index != scope.lastHit {
+                if scope.recentNames[index].0 == qualifiedName { return hit(index) }
+            }
+        }
         let element = classifyUncached(qualifiedName, atomDocument: atomDocument)
-        if scope.recentNames.count < 24 { scope.recentNames.append((qualifiedName, element)) }
+        if count < 24 {
+            scope.recentNames.append((qualifiedName, element))
+            scope.lastHit = count
+        }
         return element
+    }
+
+    private mutating func hit(_ index: Int) -> FeedElement {
+        scope.lastHit = index
+        return scope.recentNames[index].1
     }
 
     private mutating func classifyUncached(_ qualifiedName: String, atomDocument: Bool) -> FeedElement {
