@@ -56,7 +56,8 @@ extension TimerClock {
     }
 }
 
-/// The system's clock: `Date()`, `DispatchTime.now()` and timers on a global queue.
+/// The system's clock: `Date()`, `DispatchTime.now()`, and wake-ups run on a global queue, timed by one thread of
+/// the process (`WakeUps`).
 public struct SystemClock: TimerClock {
     public init() {}
 
@@ -65,11 +66,11 @@ public struct SystemClock: TimerClock {
     public var uptime: DispatchTime { DispatchTime.now() }
 
     public func wake(after seconds: TimeInterval, _ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
+        wake(at: .now() + max(0, seconds), work)
     }
 
     public func wake(at deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().asyncAfter(deadline: deadline, execute: work)
+        WakeUps.shared.add(at: deadline.uptimeNanoseconds, work)
     }
 
     public func wait(for semaphore: DispatchSemaphore, atMost seconds: TimeInterval) {
