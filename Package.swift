@@ -23,7 +23,6 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // `aggregate serve`: the HTTP server, and its metrics through swift-metrics with the Prometheus backend.
@@ -48,7 +47,7 @@ let package = Package(
         // and a byte writer. Foundation only; Domain re-exports it, so `import Domain` brings it.
         .target(name: "JSON"),
         // Entities, source-agnostic repository protocols, use cases, the error taxonomy. Foundation and JSON only.
-        .target(name: "Domain", dependencies: ["JSON", .product(name: "HeapModule", package: "swift-collections")]),
+        .target(name: "Domain", dependencies: ["JSON"]),
 
         // MARK: - Infrastructure
         // What every provider target shares: the Provider protocol, options decoding with JSON paths.

@@ -45,4 +45,28 @@ struct SystemClockTests {
             SystemClock().wake(after: -5) { continuation.resume() }
         }
     }
+
+    @Test("the waiting wake-ups come out earliest first, and in the order added when due together")
+    func heapOrder() {
+        var heap = EntryHeap()
+        var generator = SystemRandomNumberGenerator()
+        var added: [(deadline: UInt64, order: UInt64)] = []
+        for order in UInt64(1)...1_000 {
+            let deadline = UInt64.random(in: 0..<200, using: &generator)  // many share a deadline
+            heap.insert(WakeUps.Entry(deadline: deadline, order: order, work: {}))
+            added.append((deadline, order))
+            if order % 7 == 0 {  // taken out while others are still added
+                let first = heap.removeFirst()
+                let expected = added.min { ($0.deadline, $0.order) < ($1.deadline, $1.order) }!
+                #expect((first.deadline, first.order) == (expected.deadline, expected.order))
+                added.removeAll { $0.order == first.order }
+            }
+        }
+        var taken: [(UInt64, UInt64)] = []
+        while let first = heap.first {
+            #expect(first.order == heap.removeFirst().order)
+            taken.append((first.deadline, first.order))
+        }
+        #expect(taken.map(\.1) == added.sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }.map(\.order))
+    }
 }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import HeapModule
 import Synchronization
 
 /// `SystemClock`'s wake-ups: one thread of the process sleeps until the earliest one is due and hands each to a
@@ -10,23 +9,22 @@ import Synchronization
 /// thread to file it: two context switches for each, and a run of 10,000 HTTP sources makes 20,000 (a request's
 /// timeout and a source's deadline), nearly all of which never fire. Here a new wake-up wakes the thread only when
 /// it is due before everything already waiting; timeouts measured from now mostly are not.
+///
+/// The waiting wake-ups are a binary min-heap of their own (`EntryHeap`): Domain takes no package but JSON.
 final class WakeUps: Sendable {
     static let shared = WakeUps()
 
-    private struct Entry: Comparable {
+    struct Entry {
         let deadline: UInt64
+        /// Which was added first, among wake-ups due at the same instant.
         let order: UInt64
         let work: @Sendable () -> Void
 
-        static func < (lhs: Entry, rhs: Entry) -> Bool {
-            (lhs.deadline, lhs.order) < (rhs.deadline, rhs.order)
-        }
-
-        static func == (lhs: Entry, rhs: Entry) -> Bool { (lhs.deadline, lhs.order) == (rhs.deadline, rhs.order) }
+        func isBefore(_ other: Entry) -> Bool { (deadline, order) < (other.deadline, other.order) }
     }
 
     private struct State {
-        var waiting = Heap<Entry>()
+        var waiting = EntryHeap()
         var added: UInt64 = 0
         /// When the thread wakes by itself (`UInt64.max`: only when rung); nil before it runs.
         var sleepingUntil: UInt64?
@@ -62,13 +60,48 @@ final class WakeUps: Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             let (due, next) = state.withLock { state -> ([@Sendable () -> Void], UInt64) in
                 var due: [@Sendable () -> Void] = []
-                while let first = state.waiting.min, first.deadline <= now { due.append(state.waiting.removeMin().work) }
-                let next = state.waiting.min?.deadline ?? .max
+                while let first = state.waiting.first, first.deadline <= now { due.append(state.waiting.removeFirst().work) }
+                let next = state.waiting.first?.deadline ?? .max
                 state.sleepingUntil = next
                 return (due, next)
             }
             for work in due { DispatchQueue.global().async(execute: work) }
             _ = bell.wait(timeout: next == .max ? .distantFuture : DispatchTime(uptimeNanoseconds: next))
+        }
+    }
+}
+
+/// The waiting wake-ups, the earliest first: a binary min-heap in an array (each entry is no later than its two
+/// children at `2i + 1` and `2i + 2`).
+struct EntryHeap {
+    private var entries: [WakeUps.Entry] = []
+
+    var first: WakeUps.Entry? { entries.first }
+
+    mutating func insert(_ entry: WakeUps.Entry) {
+        entries.append(entry)
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].isBefore(entries[parent]) else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the earliest; the heap must not be empty.
+    mutating func removeFirst() -> WakeUps.Entry {
+        entries.swapAt(0, entries.count - 1)
+        let earliest = entries.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var earliestChild = parent
+            if left < entries.count, entries[left].isBefore(entries[earliestChild]) { earliestChild = left }
+            if right < entries.count, entries[right].isBefore(entries[earliestChild]) { earliestChild = right }
+            guard earliestChild != parent else { return earliest }
+            entries.swapAt(parent, earliestChild)
+            parent = earliestChild
         }
     }
 }
