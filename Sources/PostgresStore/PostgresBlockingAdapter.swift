@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// The task prefers an event-loop task executor (SE-0417), and so do the tasks it starts (children inherit the
 /// preference): the work and `PostgresClient`'s pool run on the event loop threads, which do the I/O anyway. Only
-/// their timers (`Task.sleep`: the pool's backoff, a call's wait for a connection) wake through Swift's global
-/// executor, Dispatch's threads on Linux; when every one of those is blocked here, libdispatch adds a thread within
+/// their timers (the pool's backoff, `Task.sleep`; a call's wait for a connection, on the store's clock) wake through
+/// Dispatch's threads on Linux; when every one of those is blocked here, libdispatch adds a thread within
 /// a second. So callers on those threads delay the store's timers but cannot stop them, and every query's wait
 /// ends by itself (`PostgresSession`). The one thread that must never wait here is an event loop's own (the work
 /// may need that loop): `run` traps there.

@@ -45,14 +45,17 @@ public final class PostgresStoreDatabase: Sendable {
     public static let maxConnections = 8
     /// How long a call waits for one of them before it fails (a test sets its own).
     let connectionWaitSeconds: Int64
+    /// What a call's waits for a connection are timed on (a test may step it).
+    let clock: any TimerClock
     /// How long a call waits for one before asking whether the server can be reached at all.
     static let probeDelaySeconds: Int64 = 1
     /// How long connecting may take.
     static let connectTimeoutSeconds: Int64 = 10
 
-    private init(url: PostgresStoreURL, connectionWaitSeconds: Int64) throws(SourceError) {
+    private init(url: PostgresStoreURL, connectionWaitSeconds: Int64, clock: any TimerClock) throws(SourceError) {
         self.url = url
         self.connectionWaitSeconds = connectionWaitSeconds
+        self.clock = clock
         let (tls, clientTLS) = try Self.tls(for: url)
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: tls)
@@ -76,9 +79,11 @@ public final class PostgresStoreDatabase: Sendable {
         try open(url, connectionWaitSeconds: 60)
     }
 
-    /// `open(_:)` with how long a call waits for a pooled connection while the server answers.
-    static func open(_ url: PostgresStoreURL, connectionWaitSeconds: Int64) throws(SourceError) -> PostgresStoreDatabase {
-        let database = try PostgresStoreDatabase(url: url, connectionWaitSeconds: connectionWaitSeconds)
+    /// `open(_:)` with how long a call waits for a pooled connection while the server answers, on `clock`.
+    static func open(
+        _ url: PostgresStoreURL, connectionWaitSeconds: Int64, clock: any TimerClock = SystemClock()
+    ) throws(SourceError) -> PostgresStoreDatabase {
+        let database = try PostgresStoreDatabase(url: url, connectionWaitSeconds: connectionWaitSeconds, clock: clock)
         do {
             try PostgresSchema.migrate(database)
         } catch {
@@ -193,7 +198,7 @@ public final class PostgresStoreDatabase: Sendable {
                 group.addTask {
                     var seen = self.answers.load(ordering: .relaxed)
                     while true {
-                        try await Task.sleep(for: .seconds(Self.probeDelaySeconds))
+                        try await self.pause(seconds: Self.probeDelaySeconds)
                         guard !wait.isSettled else { return .nothing }
                         let now = self.answers.load(ordering: .relaxed)
                         if now != seen {  // answered meanwhile: the server is up, the pool busy
@@ -206,7 +211,7 @@ public final class PostgresStoreDatabase: Sendable {
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: .seconds(self.connectionWaitSeconds))
+                    try await self.pause(seconds: self.connectionWaitSeconds)
                     guard wait.expire() else { return .nothing }
                     throw LeaseWait.Expired()
                 }
@@ -224,6 +229,22 @@ public final class PostgresStoreDatabase: Sendable {
             throw await unreachable() ?? SourceError(
                 .timeout, "the store \(url.redacted) had no free connection for \(connectionWaitSeconds) s "
                     + "(this process uses at most \(Self.maxConnections))")
+        }
+    }
+
+    /// Suspends the task until `seconds` have passed on `clock`; throws `CancellationError` at once when the task is
+    /// cancelled (the race in `leased` cancels its timers when the call is answered).
+    private func pause(seconds: Int64) async throws {
+        let waiting = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                waiting.withLock { $0 = continuation }
+                // Cancelled before the continuation was kept: the handler found nothing to resume.
+                if Task.isCancelled { waiting.withLock { $0.take() }?.resume(throwing: CancellationError()) }
+                clock.wake(after: TimeInterval(seconds)) { waiting.withLock { $0.take() }?.resume() }
+            }
+        } onCancel: {
+            waiting.withLock { $0.take() }?.resume(throwing: CancellationError())
         }
     }
 

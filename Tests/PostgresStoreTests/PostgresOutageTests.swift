@@ -38,4 +38,41 @@ struct PostgresOutageTests {
         }
         await cluster.stop()
     }
+
+    @Test("a call's wait before it asks whether the server is there is timed on the store's clock", .timeLimit(.minutes(2)))
+    func probeOnTheClock() async throws {
+        let cluster = try await TestPostgresCluster.start()
+        do {
+            let url = try PostgresStoreURL(cluster.url)
+            let clock = TestClock()
+            let database = try await blocking {
+                try PostgresStoreDatabase.open(url, connectionWaitSeconds: 3_600, clock: clock)
+            }
+            // Calls that were answered left their waits set (cancelled, they do nothing when they run).
+            let before = clock.pendingWakeUps
+            try await cluster.pause()
+            async let away = blocking { () -> SourceError? in
+                do throws(SourceError) {
+                    _ = try database.describe()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            // The call's two waits: the probe's second and the pool's hour. Time stands still until the test moves
+            // it, so the call is still waiting here, however slow the machine.
+            await clock.waitForWakeUps(before + 2)
+            clock.advance(by: 1)
+            let error = try await away
+            try await cluster.resume()
+            database.close()
+
+            #expect(error?.kind == .network, "\(String(describing: error))")
+            #expect(error?.message.contains("cannot connect to the store") == true, "\(String(describing: error))")
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+        await cluster.stop()
+    }
 }
